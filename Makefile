@@ -1,0 +1,45 @@
+# Sleepable tracepoints for Linux 6.1: series + build/boot/test harness.
+# VARIANT is baseline (no patch), patched (whole series) or prefix-N.
+VARIANT ?= patched
+VARIANTS ?= baseline patched
+
+.PHONY: help deps tree config build initramfs boot run check demo clean distclean
+
+help:
+	@echo 'make deps       install the Debian packages the pipeline needs (root)'
+	@echo 'make tree       unpack linux-source-6.1 once (read-only), derive VARIANT tree, quilt push, fuzz 0'
+	@echo 'make config     tinyconfig + config-fragments/ via merge_config.sh, verify every option'
+	@echo 'make build      bzImage + modules of VARIANT (ccache, O=build/obj/VARIANT)'
+	@echo 'make initramfs  pack busybox, perf, bpftrace, tests/ and test modules for VARIANT'
+	@echo 'make boot       boot VARIANT in QEMU and run the guest checks (KTAP)'
+	@echo 'make run        all of the above for VARIANT, then the KTAP table'
+	@echo 'make demo       main job: build the patched kernel, boot it, show syscall tracing'
+	@echo 'make check      the tests: every stage for each of VARIANTS (default: baseline patched)'
+	@echo 'make clean      remove variant trees, objects, logs (keeps pristine tree and ccache)'
+	@echo 'make distclean  remove build/ entirely'
+	@echo 'Variables: VARIANT=$(VARIANT) VARIANTS="$(VARIANTS)" TIMEOUT=secs ACCEL=auto|tcg|kvm'
+
+deps:
+	scripts/deps.sh
+tree: deps
+	scripts/tree.sh $(VARIANT)
+config: tree
+	scripts/config.sh $(VARIANT)
+build: config
+	scripts/build.sh $(VARIANT)
+initramfs:
+	scripts/initramfs.sh $(VARIANT)
+boot:
+	scripts/boot.sh $(VARIANT) && scripts/check-log.sh build/logs/console-$(VARIANT).log
+run:
+	scripts/check.sh $(VARIANT)
+demo:
+	scripts/demo.sh
+check:
+	scripts/check.sh $(VARIANTS)
+clean:
+	rm -rf build/trees build/obj build/logs build/initramfs build/modules build/results
+	$(MAKE) -C tests/progs clean
+distclean:
+	chmod -R u+w build 2>/dev/null || true
+	rm -rf build

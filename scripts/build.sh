@@ -1,0 +1,27 @@
+#!/bin/bash
+# build.sh VARIANT: bzImage and modules, out of tree, through ccache.
+. "$(dirname "$0")/lib.sh"
+VARIANT=${1:?usage: build.sh VARIANT}
+tree=$(tree_of "$VARIANT")
+obj=$(obj_of "$VARIANT")
+[ -f "$obj/.config" ] || die "no config for $VARIANT: run scripts/config.sh $VARIANT"
+mkdir -p "$LOGS" "$CCACHE_DIR"
+log=$LOGS/build-$VARIANT.log
+stage "build: bzImage modules (-j$JOBS, ccache in $CCACHE_DIR), log $log"
+ccache -z >/dev/null
+start=$(date +%s)
+if ! make -C "$tree" O="$obj" -j"$JOBS" CC="ccache gcc" KBUILD_BUILD_TIMESTAMP="" \
+	KBUILD_BUILD_USER=tpsleep KBUILD_BUILD_HOST=build bzImage modules >"$log" 2>&1; then
+	grep -E 'error|Error' "$log" | head -40 >&2
+	die "build of $VARIANT failed (full log: $log)"
+fi
+secs=$(( $(date +%s) - start ))
+# Warnings in the files the series touches are errors for us; show them all.
+if grep -E ': warning:' "$log" >/dev/null; then
+	grep -E ': warning:' "$log" | sort -u >&2
+	die "build of $VARIANT has compiler warnings (log: $log)"
+fi
+krel=$(cat "$obj/include/config/kernel.release")
+hits=$(ccache -s 2>/dev/null | sed -n 's/^ *Hits: *\([0-9]*\).*/\1/p' | head -1)
+echo "$secs" > "$obj/.build-seconds"
+stage "built $krel in ${secs}s (ccache hits: ${hits:-?})"

@@ -1,0 +1,57 @@
+#!/bin/bash
+# initramfs.sh VARIANT: pack the guest userspace for a built variant:
+# busybox-static, Debian's perf and bpftrace with their libraries, our
+# static test programs, the test modules built against the variant, the
+# tree's ftrace selftests.  Reproducible: sorted, zero mtimes, root owner.
+. "$(dirname "$0")/lib.sh"
+VARIANT=${1:?usage: initramfs.sh VARIANT}
+tree=$(tree_of "$VARIANT")
+obj=$(obj_of "$VARIANT")
+[ -f "$obj/arch/x86/boot/bzImage" ] || die "no kernel for $VARIANT: run scripts/build.sh $VARIANT"
+stage "initramfs"
+root=$BUILD/initramfs/$VARIANT
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,tests/bin,tests/modules,tests/checks}
+cp "$TOP/initramfs/init" "$root/init"
+cp /bin/busybox "$root/bin/busybox"
+file /bin/busybox | grep -q 'statically linked' || die "/bin/busybox is not static (install busybox-static)"
+
+# Dynamically linked tracers: the binary, its libraries, the loader.
+copy_with_libs() {
+	local bin=$1 lib
+	install -D "$bin" "$root$bin"
+	for lib in $(ldd "$bin" | awk '/=>/ { print $3 } /^\t\// { print $1 }'); do
+		[ -e "$root$lib" ] || install -D "$(readlink -f "$lib")" "$root$lib"
+	done
+}
+copy_with_libs /usr/bin/perf
+copy_with_libs /usr/bin/bpftrace
+
+# Our static programs.
+make -s -C "$TOP/tests/progs" >/dev/null
+cp "$TOP"/tests/progs/out/* "$root/tests/bin/"
+
+# The test modules, built against this variant (out of the source dir, so
+# variants do not share objects).
+mdir=$BUILD/modules/$VARIANT
+rm -rf "$mdir"
+mkdir -p "$mdir"
+cp "$TOP"/tests/module/* "$mdir/"
+make -s -C "$obj" M="$mdir" CC="ccache gcc" modules >"$LOGS/modules-$VARIANT.log" 2>&1 ||
+	{ cat "$LOGS/modules-$VARIANT.log"; die "test modules do not build against $VARIANT"; }
+cp "$mdir"/*.ko "$root/tests/modules/"
+
+# Guest checks and the tree's ftracetest.
+cp "$TOP"/tests/guest/ktap.sh "$TOP"/tests/guest/run-checks.sh "$root/tests/"
+cp "$TOP"/tests/guest/checks/*.sh "$root/tests/checks/"
+cp -r "$tree/tools/testing/selftests/ftrace" "$root/tests/ftrace"
+echo "$VARIANT" > "$root/tests/variant"
+series_patches "$VARIANT" | while read -r p; do
+	grep -E "^$p[[:space:]]+#[[:space:]]*feature=" "$TOP/series" |
+		sed 's/.*feature=\([a-z]*\).*/\1/'
+done > "$root/tests/features"
+
+out=$BUILD/initramfs/$VARIANT.cpio
+find "$root" -exec touch -h -d @0 {} +
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --reproducible -R 0:0 --quiet) > "$out"
+stage "initramfs $out: $(du -m "$out" | cut -f1) MiB, features: $(tr '\n' ' ' < "$root/tests/features")"

@@ -1,0 +1,38 @@
+# Common settings for the pipeline scripts; sourced, not run.
+# shellcheck shell=bash
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+SRC_TARBALL=${SRC_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+PRISTINE=$BUILD/pristine/linux-source-6.1
+TREES=$BUILD/trees
+OBJS=$BUILD/obj
+LOGS=$BUILD/logs
+RESULTS=$BUILD/results
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+export ARCH=x86_64
+JOBS=${JOBS:-$(nproc)}
+
+stage() { printf '\n=== [%s] %s: %s\n' "$(date +%H:%M:%S)" "${VARIANT:-}" "$*"; }
+die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Patches of a variant, one file name a line, in series order.
+#   baseline   no patch
+#   patched    the whole series
+#   prefix-N   the first N patches of the series
+series_patches() {
+	local variant=$1
+	local all
+	all=$(sed -e 's/#.*//' -e 's/[[:space:]].*//' -e '/^$/d' "$TOP/series")
+	case "$variant" in
+	baseline|baseline-*) ;;
+	patched|patched-*) printf '%s\n' "$all" | sed '/^$/d' ;;
+	prefix-[0-9]*) printf '%s\n' "$all" | sed '/^$/d' | head -n "${variant#prefix-}" ;;
+	*) die "unknown variant '$variant' (baseline, patched, prefix-N)" ;;
+	esac
+}
+
+tree_of() { echo "$TREES/$1"; }
+obj_of() { echo "$OBJS/$1"; }

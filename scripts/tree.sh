@@ -1,0 +1,68 @@
+#!/bin/bash
+# tree.sh VARIANT: derive the variant's source tree from the pristine
+# distro tree and apply its patches with quilt, fuzz 0, no offsets.
+. "$(dirname "$0")/lib.sh"
+VARIANT=${1:?usage: tree.sh VARIANT}
+
+# 1. The pristine tree: unpacked once, then read-only.
+if [ ! -f "$PRISTINE/.pristine-ok" ]; then
+	[ -f "$SRC_TARBALL" ] || die "no $SRC_TARBALL (install linux-source-6.1: make deps)"
+	stage "unpacking $SRC_TARBALL"
+	rm -rf "$BUILD/pristine"
+	mkdir -p "$BUILD/pristine"
+	tar -C "$BUILD/pristine" -xf "$SRC_TARBALL"
+	[ -f "$PRISTINE/Makefile" ] || die "tarball did not unpack to $PRISTINE"
+	chmod -R a-w "$PRISTINE"
+	chmod u+w "$PRISTINE"
+	touch "$PRISTINE/.pristine-ok"
+	chmod u-w "$PRISTINE"
+fi
+KVER=$(make -s -C "$PRISTINE" kernelversion)
+case "$KVER" in 6.1.*) ;; *) die "pristine tree is $KVER, expected 6.1.x" ;; esac
+
+mapfile -t PATCHES < <(series_patches "$VARIANT")
+for p in "${PATCHES[@]}"; do
+	[ -f "$TOP/patches/$p" ] || die "series lists $p, not in patches/"
+done
+
+# A tree is reused only if it holds exactly these patches, byte for byte.
+want=$( { echo "$KVER"; for p in "${PATCHES[@]}"; do
+	sha256sum "$TOP/patches/$p" | sed "s|$TOP/||"; done; } )
+tree=$(tree_of "$VARIANT")
+if [ -f "$tree/.variant-stamp" ] && [ "$(cat "$tree/.variant-stamp")" = "$want" ]; then
+	stage "tree $tree: linux $KVER + ${#PATCHES[@]} patches, already applied (no-op)"
+	exit 0
+fi
+
+stage "tree $tree from pristine $KVER (hard links)"
+rm -rf "$tree"
+mkdir -p "$TREES"
+cp -al "$PRISTINE" "$tree"
+# Directories become writable so patch can replace files (it writes a new
+# file and renames it, breaking the hard link); files stay shared.
+find "$tree" -type d -exec chmod u+w {} +
+rm -f "$tree/.pristine-ok"
+
+cd "$tree"
+printf '%s\n' "${PATCHES[@]}" > .series
+ln -sfn "$TOP/patches" patches
+export QUILT_PATCHES=patches QUILT_SERIES=$tree/.series QUILT_PC=.pc
+n=0
+for p in "${PATCHES[@]}"; do
+	n=$((n + 1))
+	out=$(quilt --quiltrc=/dev/null push --fuzz=0 2>&1) || {
+		printf '%s\n' "$out"
+		die "patch $n ($p) does not apply to linux $KVER"
+	}
+	printf '%s\n' "$out"
+	if printf '%s\n' "$out" | grep -qE '^Hunk .*(fuzz|offset)|with fuzz|offset [0-9]+ line'; then
+		die "patch $n ($p) applies only with fuzz or offset: refresh it"
+	fi
+done
+# A second push must be a no-op: quilt says the series is fully applied.
+if [ "${#PATCHES[@]}" -gt 0 ]; then
+	out=$(quilt --quiltrc=/dev/null push -a 2>&1) && die "second quilt push was not a no-op: $out"
+	printf '%s\n' "$out" | grep -q 'fully applied' || die "second quilt push: $out"
+fi
+echo "$want" > .variant-stamp
+stage "tree ready: linux $KVER + ${#PATCHES[@]} patches"

@@ -1,0 +1,19 @@
+#!/bin/sh
+# Run every /tests/checks/*.sh, KTAP on /dev/ttyS1, plan at the end.
+. /tests/ktap.sh
+per_check=${1:-600}
+echo 0 > "$KTAP_COUNT_FILE"
+echo "KTAP version 1" > "$KTAP_OUT"
+ktap_diag "variant $(cat /tests/variant), kernel $(uname -r), features: $(tr '\n' ' ' < /tests/features)"
+for c in /tests/checks/*.sh; do
+	[ -f "$c" ] || continue
+	name=${c##*/}
+	echo "tpsleep: === $name at $(cut -d' ' -f1 /proc/uptime)s"
+	timeout "$per_check" sh -c ". /tests/ktap.sh; . $c"
+	rc=$?
+	if [ "$rc" != 0 ]; then
+		# A check script that dies or times out is a failure of its own.
+		ktap_fail "script.${name%.sh}" "exited with status $rc (143 = timeout after ${per_check}s)"
+	fi
+done
+echo "1..$(cat "$KTAP_COUNT_FILE")" > "$KTAP_OUT"
