@@ -14,6 +14,7 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,tests/bin,tests/modules,tests/checks}
 cp "$TOP/initramfs/init" "$root/init"
 cp /bin/busybox "$root/bin/busybox"
+ln -s busybox "$root/bin/sh"
 file /bin/busybox | grep -q 'statically linked' || die "/bin/busybox is not static (install busybox-static)"
 
 # Dynamically linked tracers: the binary, its libraries, the loader.

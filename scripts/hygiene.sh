@@ -1,0 +1,34 @@
+#!/bin/bash
+# hygiene.sh: the cheap series checks, run before any build so that a
+# broken series fails in seconds: series <-> patches/ consistency, one
+# patch format, checkpatch, fuzz-0 apply of the whole series.
+. "$(dirname "$0")/lib.sh"
+fail=0
+listed=$(series_patches patched)
+for p in $listed; do
+	[ -f "$TOP/patches/$p" ] || { echo "series lists $p, which is not in patches/"; fail=1; }
+done
+for f in "$TOP"/patches/*; do
+	[ -e "$f" ] || continue
+	printf '%s\n' "$listed" | grep -qx "${f##*/}" || { echo "patches/${f##*/} is not in series"; fail=1; }
+done
+[ "$(printf '%s\n' "$listed" | sort | uniq -d)" = "" ] || { echo "series lists a patch twice"; fail=1; }
+for p in $listed; do
+	f=$TOP/patches/$p
+	[ -f "$f" ] || continue
+	# One format: mail headers, a/ b/ paths, no timestamps, no Index lines.
+	head -n1 "$f" | grep -q '^From: ' || { echo "$p: does not start with a From: header"; fail=1; }
+	grep -q '^Subject: \[PATCH [0-9]*/[0-9]*\] ' "$f" || { echo "$p: no 'Subject: [PATCH n/N]' header"; fail=1; }
+	grep -q '^Signed-off-by: ' "$f" || { echo "$p: no Signed-off-by"; fail=1; }
+	if grep -qE '^(\+\+\+|---) [ab]/.*[[:space:]][0-9]{4}-[0-9]{2}-[0-9]{2}' "$f"; then
+		echo "$p: diff headers carry timestamps"; fail=1
+	fi
+	grep -qE '^Index: ' "$f" && { echo "$p: quilt Index: lines"; fail=1; }
+	if grep -E '^(\+\+\+|---) ' "$f" | grep -vE '^--- a/|^\+\+\+ b/' | grep -q .; then
+		echo "$p: a diff header without a/ b/ paths"; fail=1
+	fi
+done
+[ "$fail" = 0 ] || die "series hygiene failed (see above)"
+echo "hygiene: $(printf '%s\n' "$listed" | wc -l) patches, series and patches/ agree, one format"
+"$TOP/scripts/checkpatch.sh"
+"$TOP/scripts/tree.sh" patched

@@ -1,0 +1,194 @@
+# 10-ftrace.sh: syscall events through tracefs (shared: baseline and patched).
+#  ftrace.openat_*     syscalls:sys_{enter,exit}_openat and
+#                      raw_syscalls:sys_{enter,exit} record tp_open's openat
+#                      exactly (pid, dfd, filename pointer, flags, mode, NR, fd)
+#  ftrace.disabled     with every event off, tp_open records nothing
+#  ftrace.filter_pid   a common_pid filter on sys_enter_openat keeps only
+#                      that task's lines
+#  ftrace.hist_trigger a hist trigger on raw_syscalls:sys_enter, keyed by
+#                      pid and id and filtered on id, counts tp_syscalls'
+#                      getppid calls exactly
+# Sourced by run-checks.sh after ktap.sh; busybox sh, POSIX only.
+set -u
+
+T=/sys/kernel/tracing
+W=/tmp/ftrace-check
+TARGET=/tmp/tpsleep-open-target
+NR_OPENAT=257          # x86_64
+NR_GETPPID=110         # x86_64 (tp_syscalls prints it too)
+EVS="syscalls/sys_enter_openat syscalls/sys_exit_openat raw_syscalls/sys_enter raw_syscalls/sys_exit"
+HIST_TRIGGER="hist:keys=common_pid,id if id == $NR_GETPPID"
+HIST_N=1000
+
+# Back to a clean tracefs: no event, filter, trigger, pid filter; empty buffer.
+ft_clean() {
+	echo 0 > $T/events/enable
+	for ev in $EVS; do
+		echo 0 > $T/events/$ev/filter
+		grep -v '^#' $T/events/$ev/trigger | sed 's/ \[.*//' |
+		while read -r trig; do echo "!$trig" > $T/events/$ev/trigger; done
+	done
+	echo > $T/set_event_pid
+	echo nop > $T/current_tracer
+	echo > $T/trace
+	echo 1 > $T/tracing_on
+}
+
+# ft_field FILE KEY: the value of KEY=VALUE in tp_open/tp_syscalls output
+ft_field() {
+	sed -n "s/.* $2=\([^ ]*\).*/\1/p" "$1" | tail -n 1
+}
+
+# ft_expect_count NAME COUNT FILE FIXED-STRING: FILE has COUNT lines with it
+ft_expect_count() {
+	c=$(grep -cF -- "$4" "$3")
+	if [ "$c" = "$2" ]; then
+		return 0
+	fi
+	echo "$1: expected $2 line(s) containing '$4', found $c"
+	ft_fail_why="$ft_fail_why$1: $c x '$4' (want $2); "
+	return 1
+}
+
+rm -rf $W
+mkdir -p $W
+echo target > $TARGET
+ft_clean
+
+# --- 1. all four events on, one openat, fields exact --------------------
+for ev in $EVS; do echo 1 > $T/events/$ev/enable; done
+tp_open $TARGET > $W/open1.out
+rc=$?
+echo 0 > $T/tracing_on
+cat $T/trace > $W/trace1
+cat $W/open1.out
+pid=$(ft_field $W/open1.out pid)
+ptr=$(ft_field $W/open1.out filename)
+fd=$(ft_field $W/open1.out fd)
+flags=$(ft_field $W/open1.out flags)
+if [ "$rc" != 0 ] || [ -z "$pid" ] || [ -z "$ptr" ] || [ -z "$fd" ] || [ "$flags" != 0x80000 ]; then
+	ktap_fail ftrace.openat_run "tp_open failed (rc $rc): $(cat $W/open1.out)"
+else
+	ktap_pass ftrace.openat_run
+	# Only tp_open's lines; the comm is the saved one, not <...>.
+	grep -E "^ *tp_open-$pid +\[" $W/trace1 > $W/mine1
+	echo "--- trace lines of tp_open-$pid:"
+	cat $W/mine1
+	fdhex=$(printf '%x' "$fd")
+	# syscalls:sys_enter_openat: every argument, printed %lx
+	enter="sys_openat(dfd: ffffffffffffff9c, filename: $ptr, flags: 80000, mode: 0)"
+	ft_fail_why=
+	# tp_open makes exactly one openat: one line of each kind.
+	if ft_expect_count enter 1 $W/mine1 "$enter" &&
+	   ft_expect_count enter_any 1 $W/mine1 "sys_openat(" &&
+	   ft_expect_count exit 1 $W/mine1 "sys_openat -> 0x$fdhex" &&
+	   ft_expect_count exit_any 1 $W/mine1 "sys_openat -> "; then
+		# and the exit comes after the enter
+		le=$(grep -nF -- "$enter" $W/mine1 | cut -d: -f1)
+		lx=$(grep -nF -- "sys_openat -> 0x$fdhex" $W/mine1 | cut -d: -f1)
+		if [ "$le" -lt "$lx" ]; then
+			ktap_pass ftrace.openat_fields
+		else
+			ktap_fail ftrace.openat_fields "sys_exit_openat (line $lx) before sys_enter_openat (line $le)"
+		fi
+	else
+		ktap_fail ftrace.openat_fields "$ft_fail_why"
+	fi
+	# raw_syscalls: NR 257 and its first four arguments, then "= fd"
+	ft_fail_why=
+	if ft_expect_count raw_enter 1 $W/mine1 "sys_enter: NR $NR_OPENAT (ffffffffffffff9c, $ptr, 80000, 0, " &&
+	   ft_expect_count raw_enter_any 1 $W/mine1 "sys_enter: NR $NR_OPENAT (" &&
+	   ft_expect_count raw_exit 1 $W/mine1 "sys_exit: NR $NR_OPENAT = $fd"; then
+		ktap_pass ftrace.openat_raw_syscalls
+	else
+		ktap_fail ftrace.openat_raw_syscalls "$ft_fail_why"
+	fi
+fi
+
+# --- 2. everything off: nothing recorded --------------------------------
+ft_clean
+tp_open $TARGET > $W/open2.out
+on=$(cat $T/tracing_on)
+grep -v '^#' $T/trace > $W/trace2
+if [ "$on" != 1 ]; then
+	ktap_fail ftrace.disabled "tracing_on is '$on', the test would prove nothing"
+elif [ -s $W/trace2 ]; then
+	ktap_fail ftrace.disabled "$(wc -l < $W/trace2) line(s) with every event disabled: $(head -n 2 $W/trace2 | tr '\n' ' ')"
+else
+	ktap_pass ftrace.disabled
+fi
+
+# --- 3. event filter common_pid == PID on sys_enter_openat --------------
+ft_clean
+rm -f $W/fifo
+mkfifo $W/fifo
+tp_open --wait-fifo $W/fifo $TARGET > $W/open3.out &
+fpid=$!
+echo "common_pid == $fpid" > $T/events/syscalls/sys_enter_openat/filter
+# Enable only once tp_open has opened the fifo (its own openat), so the
+# one openat of it the event can see is the open of TARGET.
+i=0
+until grep -q "^tp_open: pid=$fpid ready\$" $W/open3.out || [ $i -ge 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+echo 1 > $T/events/syscalls/sys_enter_openat/enable
+# a decoy that opens the same path while the filter is on
+tp_open $TARGET > $W/decoy.out
+dpid=$(ft_field $W/decoy.out pid)
+echo go > $W/fifo          # lets the filtered tp_open open TARGET
+wait $fpid
+rc=$?
+echo 0 > $T/tracing_on
+filt=$(cat $T/events/syscalls/sys_enter_openat/filter)
+cat $T/trace > $W/trace3
+cat $W/open3.out $W/decoy.out
+ptr=$(ft_field $W/open3.out filename)
+grep -v '^#' $W/trace3 > $W/lines3
+lines=$(wc -l < $W/lines3)
+mine=$(grep -cE "^ *tp_open-$fpid +\[.* sys_openat\(dfd: ffffffffffffff9c, filename: $ptr, flags: 80000, mode: 0\)\$" $W/lines3)
+others=$(grep -cvE "^ *tp_open-$fpid +\[" $W/lines3)
+if [ "$rc" != 0 ] || [ -z "$ptr" ] || [ -z "$dpid" ]; then
+	ktap_fail ftrace.filter_pid "tp_open failed (rc $rc): $(cat $W/open3.out $W/decoy.out | tr '\n' ' ')"
+elif [ "$filt" != "common_pid == $fpid" ]; then
+	ktap_fail ftrace.filter_pid "filter reads back '$filt'"
+elif [ "$lines" != 1 ] || [ "$mine" != 1 ] || [ "$others" != 0 ]; then
+	ktap_fail ftrace.filter_pid "want exactly tp_open-$fpid's openat: $lines line(s), $mine of it, $others of others (decoy $dpid): $(head -n 3 $W/lines3 | tr '\n' ' ')"
+else
+	ktap_pass ftrace.filter_pid
+fi
+
+# --- 4. hist trigger: keys=common_pid,id if id == getppid ---------------
+ft_clean
+trig=$T/events/raw_syscalls/sys_enter/trigger
+if ! echo "$HIST_TRIGGER" > $trig; then
+	ktap_fail ftrace.hist_trigger "cannot set '$HIST_TRIGGER'"
+else
+	tp_syscalls $HIST_N > $W/sys4.out
+	rc=$?
+	cat $T/events/raw_syscalls/sys_enter/hist > $W/hist4
+	echo "!$HIST_TRIGGER" > $trig
+	cat $W/sys4.out
+	cat $W/hist4
+	spid=$(ft_field $W/sys4.out pid)
+	snr=$(ft_field $W/sys4.out nr)
+	# "{ common_pid:        134, id:        110 } hitcount:       1000"
+	grep '^{' $W/hist4 | tr -s ' ' > $W/entries4
+	hits=$(sed -n "s/^{ common_pid: $spid, id: $NR_GETPPID } hitcount: \([0-9]*\)\$/\1/p" $W/entries4)
+	wrong_id=$(grep -cv "id: $NR_GETPPID }" $W/entries4)
+	left=$(grep -cv '^#' $trig)
+	if [ "$rc" != 0 ] || [ "$snr" != "$NR_GETPPID" ]; then
+		ktap_fail ftrace.hist_trigger "tp_syscalls failed (rc $rc) or getppid is not $NR_GETPPID: $(cat $W/sys4.out)"
+	elif [ "$hits" != "$HIST_N" ]; then
+		ktap_fail ftrace.hist_trigger "hitcount for pid $spid id $NR_GETPPID is '${hits:-none}', want $HIST_N"
+	elif [ "$wrong_id" != 0 ]; then
+		ktap_fail ftrace.hist_trigger "$wrong_id entries with id != $NR_GETPPID: the trigger filter leaked"
+	elif [ "$left" != 0 ]; then
+		ktap_fail ftrace.hist_trigger "trigger not removed: $(cat $trig | tr '\n' ' ')"
+	else
+		ktap_pass ftrace.hist_trigger
+	fi
+fi
+
+ft_clean
+rm -rf $W $TARGET
