@@ -3,7 +3,7 @@
 VARIANT ?= patched
 VARIANTS ?= baseline patched
 
-.PHONY: help deps tree config build initramfs boot run check demo clean distclean
+.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene
 
 help:
 	@echo 'make deps       install the Debian packages the pipeline needs (root)'
@@ -15,6 +15,8 @@ help:
 	@echo 'make run        all of the above for VARIANT, then the KTAP table'
 	@echo 'make demo       main job: build the patched kernel, boot it, show syscall tracing'
 	@echo 'make check      the tests: every stage for each of VARIANTS (default: baseline patched)'
+	@echo 'make checkpatch checkpatch.pl --strict on the series and test module (allow-list: scripts/checkpatch-allowlist)'
+	@echo 'make hygiene    cheap series checks: series vs patches/, format, checkpatch, fuzz-0 apply'
 	@echo 'make clean      remove variant trees, objects, logs (keeps pristine tree and ccache)'
 	@echo 'make distclean  remove build/ entirely'
 	@echo 'Variables: VARIANT=$(VARIANT) VARIANTS="$(VARIANTS)" TIMEOUT=secs ACCEL=auto|tcg|kvm'
@@ -43,3 +45,7 @@ clean:
 distclean:
 	chmod -R u+w build 2>/dev/null || true
 	rm -rf build
+checkpatch:
+	scripts/checkpatch.sh
+hygiene:
+	scripts/hygiene.sh

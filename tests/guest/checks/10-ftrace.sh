@@ -73,7 +73,7 @@ else
 	# Only tp_open's lines; the comm is the saved one, not <...>.
 	grep -E "^ *tp_open-$pid +\[" $W/trace1 > $W/mine1
 	echo "--- trace lines of tp_open-$pid:"
-	cat $W/mine1
+	sed 's/^/[demo] ftrace: /' $W/mine1
 	fdhex=$(printf '%x' "$fd")
 	# syscalls:sys_enter_openat: every argument, printed %lx
 	enter="sys_openat(dfd: ffffffffffffff9c, filename: $ptr, flags: 80000, mode: 0)"
