@@ -3,7 +3,7 @@
 VARIANT ?= patched
 VARIANTS ?= baseline patched
 
-.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene
+.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect
 
 help:
 	@echo 'make deps       install the Debian packages the pipeline needs (root)'
@@ -16,6 +16,7 @@ help:
 	@echo 'make demo       main job: build the patched kernel, boot it, show syscall tracing'
 	@echo 'make check      the tests: every stage for each of VARIANTS (default: baseline patched)'
 	@echo 'make checkpatch checkpatch.pl --strict on the series and test module (allow-list: scripts/checkpatch-allowlist)'
+	@echo 'make bisect     every prefix of the series: apply, build, boot, checks; one table'
 	@echo 'make hygiene    cheap series checks: series vs patches/, format, checkpatch, fuzz-0 apply'
 	@echo 'make clean      remove variant trees, objects, logs (keeps pristine tree and ccache)'
 	@echo 'make distclean  remove build/ entirely'
@@ -47,5 +48,7 @@ distclean:
 	rm -rf build
 checkpatch:
 	scripts/checkpatch.sh
+bisect:
+	scripts/bisect.sh
 hygiene:
 	scripts/hygiene.sh

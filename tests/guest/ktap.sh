@@ -6,29 +6,35 @@
 KTAP_OUT=${KTAP_OUT:-/dev/ttyS1}
 KTAP_COUNT_FILE=${KTAP_COUNT_FILE:-/run/ktap.count}
 
+# The helpers keep their variables local: a check's own variables (n, name,
+# out...) must survive a call.
 _ktap_next() {
-	n=$(cat "$KTAP_COUNT_FILE" 2>/dev/null || echo 0)
-	n=$((n + 1))
-	echo "$n" > "$KTAP_COUNT_FILE"
-	echo "$n"
+	local _kn
+	_kn=$(cat "$KTAP_COUNT_FILE" 2>/dev/null || echo 0)
+	_kn=$((_kn + 1))
+	echo "$_kn" > "$KTAP_COUNT_FILE"
+	echo "$_kn"
 }
 
 # ktap_pass NAME / ktap_fail NAME [WHY] / ktap_skip NAME WHY
 ktap_pass() {
-	n=$(_ktap_next)
-	echo "ok $n $1" > "$KTAP_OUT"
-	echo "[ktap] ok $n $1"
+	local _kn
+	_kn=$(_ktap_next)
+	echo "ok $_kn $1" > "$KTAP_OUT"
+	echo "[ktap] ok $_kn $1"
 }
 ktap_fail() {
-	n=$(_ktap_next)
+	local _kn
+	_kn=$(_ktap_next)
 	[ -n "${2:-}" ] && echo "# $1: $2" > "$KTAP_OUT"
-	echo "not ok $n $1" > "$KTAP_OUT"
-	echo "[ktap] not ok $n $1 ${2:-}"
+	echo "not ok $_kn $1" > "$KTAP_OUT"
+	echo "[ktap] not ok $_kn $1 ${2:-}"
 }
 ktap_skip() {
-	n=$(_ktap_next)
-	echo "ok $n $1 # SKIP ${2:?a skip needs a reason}" > "$KTAP_OUT"
-	echo "[ktap] skip $n $1: $2"
+	local _kn
+	_kn=$(_ktap_next)
+	echo "ok $_kn $1 # SKIP ${2:?a skip needs a reason}" > "$KTAP_OUT"
+	echo "[ktap] skip $_kn $1: $2"
 }
 # ktap_diag TEXT: a comment line in the results
 ktap_diag() {
@@ -37,11 +43,12 @@ ktap_diag() {
 }
 # ktap_check NAME CMD...: pass if CMD exits 0, else fail with its output
 ktap_check() {
-	name=$1; shift
-	if out=$("$@" 2>&1); then
-		ktap_pass "$name"
+	local _kname _kout
+	_kname=$1; shift
+	if _kout=$("$@" 2>&1); then
+		ktap_pass "$_kname"
 	else
-		ktap_fail "$name" "$(echo "$out" | tail -n 3 | tr '\n' ' ')"
+		ktap_fail "$_kname" "$(echo "$_kout" | tail -n 3 | tr '\n' ' ')"
 	fi
 }
 
