@@ -2,8 +2,9 @@
 # VARIANT is baseline (no patch), patched (whole series) or prefix-N.
 VARIANT ?= patched
 VARIANTS ?= baseline patched
+SELFTEST_VARIANT ?= baseline
 
-.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect
+.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect selftest mail
 
 help:
 	@echo 'make deps       install the Debian packages the pipeline needs (root)'
@@ -17,6 +18,8 @@ help:
 	@echo 'make check      the tests: every stage for each of VARIANTS (default: baseline patched)'
 	@echo 'make checkpatch checkpatch.pl --strict on the series and test module (allow-list: scripts/checkpatch-allowlist)'
 	@echo 'make bisect     every prefix of the series: apply, build, boot, checks; one table'
+	@echo 'make selftest   show the harness fails loudly: offset, fuzz, reject, guest panic, hang, WARN'
+	@echo 'make mail       git format-patch series + cover letter in build/mail, git am identity check (PREFIX="RFC PATCH v2")'
 	@echo 'make hygiene    cheap series checks: series vs patches/, format, checkpatch, fuzz-0 apply'
 	@echo 'make clean      remove variant trees, objects, logs (keeps pristine tree and ccache)'
 	@echo 'make distclean  remove build/ entirely'
@@ -50,5 +53,9 @@ checkpatch:
 	scripts/checkpatch.sh
 bisect:
 	scripts/bisect.sh
+selftest:
+	scripts/selftest.sh $(SELFTEST_VARIANT)
+mail:
+	scripts/mail.sh
 hygiene:
 	scripts/hygiene.sh

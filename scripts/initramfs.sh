@@ -41,6 +41,13 @@ cp "$TOP"/tests/module/* "$mdir/"
 make -s -C "$obj" M="$mdir" CC="ccache gcc" modules >"$LOGS/modules-$VARIANT.log" 2>&1 ||
 	{ cat "$LOGS/modules-$VARIANT.log"; die "test modules do not build against $VARIANT"; }
 cp "$mdir"/*.ko "$root/tests/modules/"
+hdir=$BUILD/modules/$VARIANT-harness
+rm -rf "$hdir"
+mkdir -p "$hdir" "$root/tests/harness"
+cp "$TOP"/tests/harness/* "$hdir/"
+make -s -C "$obj" M="$hdir" CC="ccache gcc" modules >>"$LOGS/modules-$VARIANT.log" 2>&1 ||
+	{ cat "$LOGS/modules-$VARIANT.log"; die "harness modules do not build against $VARIANT"; }
+cp "$hdir"/*.ko "$root/tests/harness/"
 
 # Guest checks and the tree's ftracetest.
 cp "$TOP"/tests/guest/ktap.sh "$TOP"/tests/guest/run-checks.sh "$root/tests/"

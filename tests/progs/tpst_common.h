@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the tpst_* programs, which drive tpsleep_test.ko
+ * through /proc/tpsleep_test (write a command, read back key=value lines)
+ * and print one line per assertion:
+ *
+ *   check NAME ok
+ *   check NAME fail WHY
+ *
+ * The guest check script (60-maysleep.sh) turns those into KTAP results.
+ * Everything else they print is diagnostics.
+ */
+#ifndef TPST_COMMON_H
+#define TPST_COMMON_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TPST_CTL "/proc/tpsleep_test"
+
+static int tpst_failed;
+
+static inline void __attribute__((format(printf, 3, 4)))
+tpst_check(const char *name, int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok) {
+		printf("check %s ok\n", name);
+	} else {
+		printf("check %s fail ", name);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf("\n");
+		tpst_failed = 1;
+	}
+	fflush(stdout);
+}
+
+static inline void __attribute__((noreturn)) tpst_die(const char *what)
+{
+	fprintf(stderr, "%s: %s\n", what, strerror(errno));
+	exit(2);
+}
+
+static inline int tpst_open(void)
+{
+	int fd = open(TPST_CTL, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		tpst_die("open " TPST_CTL);
+	return fd;
+}
+
+/* Write one command; returns 0 or -errno (the module rejects bad ones). */
+static inline int __attribute__((format(printf, 2, 3)))
+tpst_cmd(int fd, const char *fmt, ...)
+{
+	char cmd[128];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(cmd)) {
+		fprintf(stderr, "command too long\n");
+		exit(2);
+	}
+	printf("> %s\n", cmd);
+	fflush(stdout);
+	if (write(fd, cmd, n) != n)
+		return -errno;
+	return 0;
+}
+
+/* Read back the result of the last command (NUL terminated). */
+static inline void tpst_result(int fd, char *buf, size_t size)
+{
+	ssize_t n = pread(fd, buf, size - 1, 0);
+
+	if (n < 0)
+		tpst_die("read " TPST_CTL);
+	buf[n] = '\0';
+	printf("< %s", buf);
+	if (n && buf[n - 1] != '\n')
+		printf("\n");
+	fflush(stdout);
+}
+
+/* Value of " KEY=" (or "KEY=" at the start) in @buf, as a string. */
+static inline const char *tpst_kv(const char *buf, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p = buf;
+
+	while ((p = strstr(p, key)) != NULL) {
+		if ((p == buf || p[-1] == ' ' || p[-1] == '\n') &&
+		    p[klen] == '=')
+			return p + klen + 1;
+		p += klen;
+	}
+	return NULL;
+}
+
+/* Numeric value of KEY; @def when absent or not a number. */
+static inline long long tpst_num(const char *buf, const char *key, long long def)
+{
+	const char *v = tpst_kv(buf, key);
+	char *end;
+	long long n;
+
+	if (!v)
+		return def;
+	errno = 0;
+	n = strtoll(v, &end, 10);
+	if (errno || end == v || (*end && *end != ' ' && *end != '\n'))
+		return def;
+	return n;
+}
+
+/* Copy KEY's value (up to blank or newline) to @out. */
+static inline void tpst_str(const char *buf, const char *key, char *out, size_t size)
+{
+	const char *v = tpst_kv(buf, key);
+	size_t n = 0;
+
+	if (v)
+		while (v[n] && v[n] != ' ' && v[n] != '\n' && n + 1 < size)
+			n++;
+	if (v)
+		memcpy(out, v, n);
+	out[n] = '\0';
+}
+
+static inline void tpst_hex(const void *data, size_t len, char *out)
+{
+	const unsigned char *p = data;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		sprintf(out + 2 * i, "%02x", p[i]);
+	out[2 * len] = '\0';
+}
+
+static inline long long tpst_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/*
+ * A fresh shared file mapping (tmpfs) of one page that starts with @str
+ * and its NUL.  Nothing touches the mapping, so no page table entry maps
+ * it until the first access faults it in; MADV_DONTNEED makes sure.
+ */
+static inline char *tpst_map_string(const char *str)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char path[64];
+	char *page, *p;
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/tpst-map-%d", getpid());
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		tpst_die("create mapping file");
+	page = calloc(1, pg);
+	if (!page)
+		tpst_die("calloc");
+	strcpy(page, str);
+	if (write(fd, page, pg) != pg)
+		tpst_die("write mapping file");
+	free(page);
+	p = mmap(NULL, pg, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		tpst_die("mmap");
+	close(fd);
+	unlink(path);
+	if (madvise(p, pg, MADV_DONTNEED))
+		tpst_die("madvise");
+	return p;
+}
+
+#endif /* TPST_COMMON_H */

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tpst_transitions MODE CYCLES MAXSEC MINCYCLES: probe set transitions
+ * under load.
+ * Needs tpsleep_test.ko, which registers and unregisters two probes A, B
+ * (their data: two distinct cookies) in the sequence
+ * {A} -> {A,B} -> {B} -> {} -> {A} (1->2->1->0->1 probes), CYCLES times or
+ * for at most MAXSEC seconds, while our worker threads keep the tracepoint
+ * busy:
+ *
+ *   sleepy  sleepable probes on sys_enter (the workers make syscalls);
+ *           the probes sometimes sleep
+ *   normal  normal probes on sched_switch (the workers yield and sleep)
+ *
+ *   run          every registration and unregistration succeeded, and
+ *                at least MINCYCLES cycles were done (all CYCLES unless
+ *                MAXSEC ran out first: grace periods are slow under TCG)
+ *   calls        both probes were called
+ *   data         no probe was ever called with the other probe's data
+ *   preemptible  (sleepy) the sleepable probes always ran preemptible
+ *
+ * Prints "check NAME ok|fail WHY" lines; exit status 1 if any failed.
+ */
+#include "tpst_common.h"
+#include <pthread.h>
+#include <sched.h>
+#include <sys/syscall.h>
+
+#define NR_WORKERS 3
+
+static char result[4096];
+static volatile int stop;
+static long worker_calls[NR_WORKERS];
+
+static void *worker(void *arg)
+{
+	long *calls = arg;
+	struct timespec ts = { 0, 20000 };
+
+	while (!stop) {
+		syscall(SYS_getppid);
+		sched_yield();
+		if (!(++*calls & 15))
+			nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t thread[NR_WORKERS];
+	long cycles, maxsec, mincycles, done, total = 0;
+	int fd, i, sleepy, r;
+
+	if (argc != 5 || (strcmp(argv[1], "sleepy") && strcmp(argv[1], "normal"))) {
+		fprintf(stderr, "usage: tpst_transitions sleepy|normal CYCLES MAXSEC MINCYCLES\n");
+		return 2;
+	}
+	sleepy = !strcmp(argv[1], "sleepy");
+	cycles = strtol(argv[2], NULL, 10);
+	maxsec = strtol(argv[3], NULL, 10);
+	mincycles = strtol(argv[4], NULL, 10);
+	fd = tpst_open();
+	for (i = 0; i < NR_WORKERS; i++)
+		if (pthread_create(&thread[i], NULL, worker, &worker_calls[i]))
+			tpst_die("pthread_create");
+	/* Returns when the module is done with all cycles. */
+	r = tpst_cmd(fd, "transitions %s %ld %ld", argv[1], cycles, maxsec);
+	stop = 1;
+	for (i = 0; i < NR_WORKERS; i++) {
+		pthread_join(thread[i], NULL);
+		total += worker_calls[i];
+	}
+	if (r) {
+		errno = -r;
+		tpst_die("transitions");
+	}
+	tpst_result(fd, result, sizeof(result));
+	done = tpst_num(result, "cycles", -1);
+	printf("%ld of %ld cycles in %lld ms, worker loop iterations: %ld\n",
+	       done, cycles, tpst_num(result, "ms", -1), total);
+	tpst_check("run",
+		   tpst_num(result, "err", -1) == 0 &&
+		   tpst_num(result, "unreg", -1) == 0 &&
+		   done >= mincycles && done <= cycles,
+		   "want err=0 unreg=0 cycles=%ld..%ld: %s", mincycles, cycles,
+		   result);
+	tpst_check("calls",
+		   tpst_num(result, "calls_a", 0) > 0 &&
+		   tpst_num(result, "calls_b", 0) > 0,
+		   "want calls_a > 0 and calls_b > 0: %s", result);
+	tpst_check("data",
+		   tpst_num(result, "bad_a", -1) == 0 &&
+		   tpst_num(result, "bad_b", -1) == 0,
+		   "want bad_a=0 bad_b=0: %s", result);
+	if (sleepy)
+		tpst_check("preemptible",
+			   tpst_num(result, "not_preemptible", -1) == 0,
+			   "want not_preemptible=0: %s", result);
+	return tpst_failed;
+}
