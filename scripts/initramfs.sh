@@ -53,6 +53,10 @@ cp "$hdir"/*.ko "$root/tests/harness/"
 cp "$TOP"/tests/guest/ktap.sh "$TOP"/tests/guest/run-checks.sh "$root/tests/"
 cp "$TOP"/tests/guest/checks/*.sh "$root/tests/checks/"
 cp -r "$tree/tools/testing/selftests/ftrace" "$root/tests/ftrace"
+# Other guest modes (tpsleep.mode=NAME, see initramfs/init).
+for m in bench stress; do
+	[ -d "$TOP/tests/$m" ] && cp -r "$TOP/tests/$m" "$root/tests/$m"
+done
 echo "$VARIANT" > "$root/tests/variant"
 series_patches "$VARIANT" | while read -r p; do
 	grep -E "^$p[[:space:]]+#[[:space:]]*feature=" "$TOP/series" |
