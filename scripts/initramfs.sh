@@ -34,6 +34,7 @@ cp "$TOP"/tests/progs/out/* "$root/tests/bin/"
 
 # The test modules, built against this variant (out of the source dir, so
 # variants do not share objects).
+mkdir -p "$LOGS"
 mdir=$BUILD/modules/$VARIANT
 rm -rf "$mdir"
 mkdir -p "$mdir"

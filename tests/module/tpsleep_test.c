@@ -47,8 +47,10 @@
  *	With two probes A and B whose data are distinct cookies, go through
  *	{A} -> {A,B} -> {B} -> {} -> {A} (1->2->1->0->1 probes) CYCLES times
  *	(or for at most MAXSEC seconds): sleepable probes on sys_enter, or
- *	normal probes on sched_switch.  Each probe counts its calls and the
- *	calls whose data is not its own cookie.
+ *	normal probes on sched_switch.  After each step but the one to {}
+ *	it waits (up to 20 ms) for a call of a probe of the new set.  Each
+ *	probe counts its calls and the calls whose data is not its own
+ *	cookie.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -647,6 +649,20 @@ static int tpst_tr_unreg(struct tpst_tr *t, int i)
 	return ret;
 }
 
+/*
+ * Stay in the new state until probe @i has been called there (at most
+ * 20 ms): a state can otherwise be too short-lived to see any call.
+ */
+static void tpst_tr_dwell(int i)
+{
+	long calls = atomic_long_read(&tpst_tr_calls[i]);
+	unsigned long end = jiffies + msecs_to_jiffies(20);
+
+	while (atomic_long_read(&tpst_tr_calls[i]) == calls &&
+	       time_before(jiffies, end))
+		usleep_range(50, 100);
+}
+
 static void tpst_cmd_transitions(const char *mode, unsigned int cycles,
 				 unsigned int maxsec)
 {
@@ -676,20 +692,24 @@ static void tpst_cmd_transitions(const char *mode, unsigned int cycles,
 	/* {} -> {A} */
 	err = tpst_tr_reg(&t, 0);
 	while (!err && done < cycles && !time_after(jiffies, deadline)) {
+		tpst_tr_dwell(0);
 		/* {A} -> {A,B}: 1->2 */
 		err = tpst_tr_reg(&t, 1);
+		if (err)
+			break;
+		tpst_tr_dwell(1);
 		/* {A,B} -> {B}: 2->1, the remaining probe's data changes */
-		if (!err)
-			err = tpst_tr_unreg(&t, 0);
+		err = tpst_tr_unreg(&t, 0);
+		if (err)
+			break;
+		tpst_tr_dwell(1);
 		/* {B} -> {}: 1->0 */
-		if (!err)
-			err = tpst_tr_unreg(&t, 1);
+		err = tpst_tr_unreg(&t, 1);
 		/* {} -> {A}: 0->1, another probe than the last one */
 		if (!err)
 			err = tpst_tr_reg(&t, 0);
 		if (!err)
 			done++;
-		cond_resched();
 	}
 	for (i = 0; i < 2; i++) {
 		if (!t.on[i])

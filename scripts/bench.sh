@@ -1,0 +1,180 @@
+#!/bin/bash
+# bench.sh: what may-sleep tracepoints cost, baseline vs patched, side by
+# side.  Boots the two already built kernels alternately (A B A B ...,
+# BENCH_BOOTS boots each) with the guest in tpsleep.mode=bench
+# (tests/bench/), under the same QEMU settings as `make check` (boot.sh),
+# in two ways:
+#   icount  QEMU -icount $BENCH_ICOUNT: virtual time advances per guest
+#           instruction (shift=0: 1 ns each), so a guest-measured ns is an
+#           instruction count, the same on a loaded or idle host.  The
+#           primary figure.
+#   tcg     plain TCG, guest time is host wall-clock time; host load and
+#           run-to-run noise show, the paired repeats give the spread.
+# Results: build/results/bench.md (printed at the end), bench.csv,
+# bench-runs.csv (every guest value), bench.png (ratios with min-max).
+#
+# Environment (defaults in brackets):
+#   BENCH_BOOTS      boots per variant and mode                     [5]
+#   BENCH_MODES      which ways to measure                          [icount tcg]
+#   BENCH_VARIANTS   the two variants, A then B (ratio = B/A)       [baseline patched]
+#   BENCH_ICOUNT     the -icount option                             [shift=0,sleep=off,align=off]
+#   BENCH_ICOUNT_ARGS, BENCH_TCG_ARGS  guest parameters per mode (tests/bench/lib.sh)
+#                    [iters=20000 reps=3 warmup=2000 cycles=10] and
+#                    [iters=100000 reps=7 warmup=10000 cycles=20]
+#   BENCH_STATES     comma-separated subset of the guest states     [all]
+#   BENCH_TSC_KHZ    the host TSC frequency (TCG guests read the host TSC) [measured]
+#   BENCH_APPEND     more kernel command line for every bench guest  []
+#                    (e.g. lockdep.prove_locking=0, see tests/bench/README.md)
+#   TIMEOUT          one guest, seconds                             [900]
+# The kernels are not built here: build them first (make build VARIANT=...).
+# `scripts/bench.sh report` only redoes the table, CSV and plot from the
+# guest results of the last run (build/bench/runs/).
+. "$(dirname "$0")/lib.sh"
+BENCH_BOOTS=${BENCH_BOOTS:-5}
+BENCH_MODES=${BENCH_MODES:-icount tcg}
+BENCH_VARIANTS=${BENCH_VARIANTS:-baseline patched}
+BENCH_ICOUNT=${BENCH_ICOUNT:-shift=0,sleep=off,align=off}
+BENCH_ICOUNT_ARGS=${BENCH_ICOUNT_ARGS:-iters=20000 reps=3 warmup=2000 cycles=10}
+BENCH_TCG_ARGS=${BENCH_TCG_ARGS:-iters=100000 reps=7 warmup=10000 cycles=20}
+export TIMEOUT=${TIMEOUT:-900}
+read -r var_a var_b extra <<< "$BENCH_VARIANTS"
+[ -n "$var_b" ] && [ -z "$extra" ] || die "BENCH_VARIANTS must name two variants (A B)"
+case "$BENCH_BOOTS" in ''|*[!0-9]*|0) die "BENCH_BOOTS must be a positive number" ;; esac
+
+work=$BUILD/bench
+runs=$work/runs
+
+# report: bench.md, bench.csv, bench-runs.csv, bench.png from $runs
+report() {
+	mkdir -p "$RESULTS"
+	python3 "$TOP/scripts/bench-report.py" "$runs" "$RESULTS" "$var_a" "$var_b" > /dev/null || status=1
+	# The plot: per state the median ratio with its min-max, one series per
+	# mode (bench-plot.dat has one block per mode, "# MODE" first), the targets.
+	dat=$RESULTS/bench-plot.dat
+	mapfile -t modes_in < <(sed -n 's/^# //p' "$dat")
+	plot=
+	for k in "${!modes_in[@]}"; do
+		off=$(awk -v k="$k" -v n="${#modes_in[@]}" 'BEGIN { printf "%.2f", (k - (n - 1) / 2) * 0.25 }')
+		plot="$plot '$dat' index $k using (\$1+$off):3:4:5 with yerrorbars pt $((7 - 2 * k)) ps 1.3 lw 2 title '${modes_in[$k]}',"
+	done
+	cat > "$RESULTS/bench.gp" <<EOF
+set terminal pngcairo size 1200,650 font ",10" noenhanced
+set output '$RESULTS/bench.png'
+set title "may-sleep tracepoints: $var_b / $var_a per state (median, min-max over the paired boots)" noenhanced
+set ylabel "ratio $var_b / $var_a" noenhanced
+set yrange [0.8:*]
+set xrange [-0.6:8.6]
+set grid ytics
+set key top left
+set xtics rotate by -30 ("none" 0, "ftrace raw" 1, "ftrace syscalls:*" 2, "perf stat" 3, "perf record" 4, "BPF raw_tp" 5, "bpftrace" 6, "disable all" 7, "raw_tp attach+detach" 8)
+set arrow from -0.6,1 to 8.6,1 nohead dt 2 lc rgb "gray40"
+plot $plot '$dat' index 0 using 1:6 with points pt 2 ps 2 lc rgb "red" title "target"
+EOF
+	gnuplot "$RESULTS/bench.gp" || { echo "bench: gnuplot failed" >&2; status=1; }
+}
+
+status=0
+if [ "${1:-}" = report ]; then
+	report
+	cat "$RESULTS/bench.md"
+	exit "$status"
+fi
+
+"$TOP/scripts/deps.sh"
+t0=$(date +%s)
+rm -rf "$runs" "$work/overlay"
+mkdir -p "$runs" "$work/initramfs" "$work/obj" "$work/logs" "$RESULTS"
+
+# The bench guests reuse boot.sh with BUILD=$work: the kernels are linked
+# in, the initramfs is the variant's (build/initramfs/VARIANT.cpio) with an
+# overlay appended (the kernel unpacks concatenated cpio archives in order,
+# later files replace earlier ones): this tree's /init, tests/bench/ and
+# tests/progs/out/ (bench_*).  So build/initramfs and build/logs of
+# `make check` are left as they are.
+make -s -C "$TOP/tests/progs" >/dev/null
+for v in $var_a $var_b; do
+	kernel=$(obj_of "$v")/arch/x86/boot/bzImage
+	[ -f "$kernel" ] || die "no kernel for $v ($kernel): run make build VARIANT=$v"
+	[ -f "$BUILD/initramfs/$v.cpio" ] || "$TOP/scripts/initramfs.sh" "$v"
+	st=$work/overlay/$v
+	mkdir -p "$st/tests/bin" "$st/tests/bench"
+	cp "$TOP/initramfs/init" "$st/init"
+	cp "$TOP"/tests/progs/out/* "$st/tests/bin/"
+	cp "$TOP"/tests/bench/* "$st/tests/bench/"
+	find "$st" -exec touch -h -d @0 {} +
+	(cd "$st" && find . | LC_ALL=C sort | cpio -o -H newc --reproducible -R 0:0 --quiet) > "$work/overlay-$v.cpio"
+	cat "$BUILD/initramfs/$v.cpio" "$work/overlay-$v.cpio" > "$work/initramfs/$v.cpio"
+	ln -sfn "$(obj_of "$v")" "$work/obj/$v"
+done
+
+# Under plain TCG the guest's TSC is the host's (QEMU reads the host TSC),
+# and the guest's own calibration fails now and then on a loaded host (the
+# kernel then falls back to jiffies, 4 ms resolution): tell it the
+# frequency (tsc_early_khz) and skip the watchdog (tsc=reliable).  Under
+# icount the TSC counts virtual nanoseconds: 1000000 kHz.
+if [ -z "${BENCH_TSC_KHZ:-}" ]; then
+	cat > "$work/tsc_khz.c" <<'EOF'
+#include <stdio.h>
+#include <time.h>
+#include <x86intrin.h>
+int main(void)
+{
+	struct timespec a, b, d = { 0, 200000000 };
+	unsigned long long t0, t1;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &a);
+	t0 = __rdtsc();
+	nanosleep(&d, NULL);
+	clock_gettime(CLOCK_MONOTONIC_RAW, &b);
+	t1 = __rdtsc();
+	/* ticks per millisecond */
+	printf("%.0f\n", (t1 - t0) / ((b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6));
+	return 0;
+}
+EOF
+	gcc -O2 -o "$work/tsc_khz" "$work/tsc_khz.c"
+	BENCH_TSC_KHZ=$("$work/tsc_khz")
+fi
+
+guest_args() {	# guest_args "iters=N reps=N ...": the tpsleep.* command line
+	local a out=
+	for a in $1; do out="$out tpsleep.$a"; done
+	[ -n "${BENCH_STATES:-}" ] && out="$out tpsleep.states=$BENCH_STATES"
+	echo "$out"
+}
+
+nboots=0
+for mode in $BENCH_MODES; do
+	case "$mode" in
+	icount)	qemu_extra="-icount $BENCH_ICOUNT"
+		append="tsc=reliable tsc_early_khz=1000000$(guest_args "$BENCH_ICOUNT_ARGS")" ;;
+	tcg)	qemu_extra=
+		append="tsc=reliable tsc_early_khz=$BENCH_TSC_KHZ$(guest_args "$BENCH_TCG_ARGS")" ;;
+	*) die "unknown BENCH_MODES entry '$mode' (icount, tcg)" ;;
+	esac
+	stage "bench $mode: $BENCH_BOOTS x ($var_a $var_b), QEMU_EXTRA='$qemu_extra', guest:$append"
+	for i in $(seq 1 "$BENCH_BOOTS"); do
+		for v in $var_a $var_b; do
+			nboots=$((nboots + 1))
+			tag=$mode-$i-$v
+			if ! BUILD=$work QEMU_EXTRA="$qemu_extra" APPEND="tpsleep.mode=bench $append ${BENCH_APPEND:-}" \
+				"$TOP/scripts/boot.sh" "$v"; then
+				echo "bench: guest $tag failed" >&2
+				status=1
+			fi
+			cp "$work/logs/console-$v.log" "$runs/$tag.console.log" 2>/dev/null || true
+			cp "$work/logs/results-$v.ktap" "$runs/$tag.txt" 2>/dev/null || : > "$runs/$tag.txt"
+			"$TOP/scripts/check-log.sh" "$runs/$tag.console.log" || status=1
+			grep -E '^bench (none|error)' "$runs/$tag.txt" || true
+		done
+	done
+done
+
+stage "bench: $nboots guests in $(( $(date +%s) - t0 ))s; report"
+report
+echo
+cat "$RESULTS/bench.md"
+echo "bench: $nboots guests, $(( $(date +%s) - t0 ))s; table $RESULTS/bench.md, CSV $RESULTS/bench.csv," \
+	"every value $RESULTS/bench-runs.csv, plot $RESULTS/bench.png, guest logs $runs/"
+[ "$status" = 0 ] || echo "bench: FAILED (see above)" >&2
+exit "$status"

@@ -1,0 +1,171 @@
+# tests/bench/lib.sh: the guest side of `make bench` (scripts/bench.sh),
+# run by /init for tpsleep.mode=bench instead of the checks (run.sh).
+#
+# Runs /tests/bin/bench_syscall (getppid() in a tight loop on CPU 0,
+# ns/call = median of REPS rounds) under each tracing state, then times
+# disabling every syscall event and a BPF raw_tp attach+detach cycle.
+# Tracers (perf, bpftrace, the BPF loader) are pinned to CPU 1 when the
+# guest has a second CPU ($PIN; with one CPU they share CPU 0).
+#
+# Kernel command line (all optional):
+#   tpsleep.iters=N    calls per round                 (default 200000)
+#   tpsleep.reps=N     timed rounds per state          (default 5)
+#   tpsleep.warmup=N   untimed calls first             (default 20000)
+#   tpsleep.cycles=N   disable / attach cycles         (default 20)
+#   tpsleep.states=A,B which states, comma separated   (default all)
+#
+# Results port (/dev/ttyS1), one line each, machine-readable:
+#   bench begin variant=V kernel=K clocksource=C iters=N reps=N warmup=N cycles=N
+#   bench STATE ns=MEDIAN min=MIN max=MAX calls=C count=N   (per getppid call)
+#   bench disable_all ns=MEDIAN min=MIN max=MAX ... n=N        (per cycle)
+#   bench rawtp_cycle ns=MEDIAN min=MIN max=MAX ... n=N        (per cycle)
+#   bench error STATE WHY
+#   bench end
+# count is what the state's tracer saw (sys_enter hits; ftrace: events
+# written on CPU 0), so the host can tell that the tracer really traced.
+# Diagnostics go to the console.  Sourced by run.sh and, for each state,
+# by the shell that runs it.  busybox sh, POSIX only.
+set -u
+
+T=/sys/kernel/tracing
+OUT=${BENCH_OUT:-/dev/ttyS1}
+W=/tmp/bench
+export HOME=/tmp
+# the tracer processes: on the other CPU if there is one
+PIN=
+[ "$(nproc)" -gt 1 ] && PIN="taskset 2"
+ALL="none ftrace_raw ftrace_syscalls perf_stat perf_record bpf_rawtp bpftrace disable_all rawtp_cycle"
+
+iters=200000 reps=5 warmup=20000 cycles=20 states=$ALL
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	tpsleep.iters=*) iters=${arg#*=} ;;
+	tpsleep.reps=*) reps=${arg#*=} ;;
+	tpsleep.warmup=*) warmup=${arg#*=} ;;
+	tpsleep.cycles=*) cycles=${arg#*=} ;;
+	tpsleep.states=*) states=$(echo "${arg#*=}" | tr , ' ') ;;
+	esac
+done
+BENCH="bench_syscall $iters $reps $warmup"
+
+out() {
+	echo "bench $*" > "$OUT"
+	echo "[bench] $*"
+}
+# the "ns=... calls=..." part of bench_syscall's line in FILE
+result_of() {
+	sed -n 's/^bench_syscall: \(ns=.*\) iters=[0-9]* reps=[0-9]* \(calls=[0-9]*\)$/\1 \2/p' "$1"
+}
+clean() {
+	echo 0 > $T/events/enable
+	echo 1 > $T/tracing_on
+	echo > $T/trace
+	rm -rf $W
+	mkdir -p $W
+}
+# report STATE FILE [COUNT]: the state's result line, or an error
+report() {
+	local r
+	r=$(result_of "$2")
+	if [ -n "$r" ]; then
+		out "$1 $r count=${3:--}"
+	else
+		out "error $1 no result: $(tail -n 3 "$2" $W/err 2>/dev/null | tr '\n' ' ')"
+	fi
+}
+# ftrace_events: events written on CPU 0 since the last clear
+ftrace_events() {
+	awk '/^entries:/ { e = $2 } /^overrun:/ { o = $2 } END { print e + o }' \
+		$T/per_cpu/cpu0/stats
+}
+# The stand-in <linux/types.h> bpftrace needs without BTF (as in
+# tests/guest/checks/30-bpftrace.sh).
+bt_types_h() {
+	mkdir -p $W/inc/linux
+	cat > $W/inc/linux/types.h <<'EOT'
+#ifndef _LINUX_TYPES_H
+#define _LINUX_TYPES_H
+typedef signed char s8, __s8;
+typedef unsigned char u8, __u8;
+typedef short s16, __s16;
+typedef unsigned short u16, __u16;
+typedef int s32, __s32;
+typedef unsigned int u32, __u32;
+typedef long long s64, __s64;
+typedef unsigned long long u64, __u64;
+typedef unsigned short umode_t;
+typedef int pid_t;
+typedef unsigned int uid_t, gid_t;
+#endif
+EOT
+}
+
+st_none() {
+	$BENCH > $W/out 2> $W/err
+	report none $W/out
+}
+st_ftrace_raw() {
+	echo 1 > $T/events/raw_syscalls/sys_enter/enable
+	echo 1 > $T/events/raw_syscalls/sys_exit/enable
+	$BENCH > $W/out 2> $W/err
+	echo 0 > $T/events/raw_syscalls/enable
+	report ftrace_raw $W/out "$(ftrace_events)"
+}
+st_ftrace_syscalls() {
+	echo 1 > $T/events/syscalls/enable
+	$BENCH > $W/out 2> $W/err
+	echo 0 > $T/events/syscalls/enable
+	report ftrace_syscalls $W/out "$(ftrace_events)"
+}
+st_perf_stat() {
+	$PIN perf stat -x, -o $W/stat.csv -e raw_syscalls:sys_enter \
+		-- $BENCH > $W/out 2> $W/err
+	cat $W/stat.csv
+	report perf_stat $W/out "$(awk -F, '$3 == "raw_syscalls:sys_enter" { print $1 }' $W/stat.csv)"
+}
+st_perf_record() {
+	$PIN perf record -N -m 16 -e raw_syscalls:sys_enter -o $W/perf.data \
+		-- $BENCH > $W/out 2> $W/err
+	cat $W/err
+	# "[ perf record: Captured and wrote 1.2 MB /tmp/bench/perf.data (12345 samples) ]"
+	report perf_record $W/out "$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' $W/err)"
+	rm -f $W/perf.data
+}
+st_bpf_rawtp() {
+	$PIN bench_rawtp run $BENCH > $W/out 2> $W/err
+	cat $W/err
+	report bpf_rawtp $W/out "$(sed -n 's/^bench_rawtp: count=\([0-9]*\)$/\1/p' $W/out)"
+}
+st_bpftrace() {
+	local pid i
+	bt_types_h
+	$PIN bpftrace -I $W/inc -e 'tracepoint:raw_syscalls:sys_enter { @ = count(); }' \
+		> $W/bt.out 2> $W/bt.err &
+	pid=$!
+	i=0
+	while ! grep -q '^Attaching' $W/bt.out && kill -0 $pid 2>/dev/null && [ $i -lt 1200 ]; do
+		usleep 100000
+		i=$((i + 1))
+	done
+	if ! grep -q '^Attaching' $W/bt.out; then
+		kill -9 $pid 2>/dev/null
+		out "error bpftrace did not attach: $(tail -n 3 $W/bt.err | tr '\n' ' ')"
+		return
+	fi
+	usleep 200000	# bpftrace's own start-up activity settles
+	$BENCH > $W/out 2> $W/err
+	kill -INT $pid
+	wait $pid
+	cat $W/bt.out $W/bt.err
+	report bpftrace $W/out "$(sed -n 's/^@: \([0-9]*\)$/\1/p' $W/bt.out)"
+}
+st_disable_all() {
+	bench_evtoggle "$cycles" > $W/out 2> $W/err
+	r=$(sed -n 's/^bench_evtoggle: disable_all=\([0-9]*\) \(.*\)$/ns=\1 \2/p' $W/out)
+	if [ -n "$r" ]; then out "disable_all $r"; else out "error disable_all $(tr '\n' ' ' < $W/err)"; fi
+}
+st_rawtp_cycle() {
+	taskset 1 bench_rawtp cycle "$cycles" > $W/out 2> $W/err
+	r=$(sed -n 's/^bench_rawtp: cycle \(ns=.*\)$/\1/p' $W/out)
+	if [ -n "$r" ]; then out "rawtp_cycle $r"; else out "error rawtp_cycle $(tr '\n' ' ' < $W/err)"; fi
+}

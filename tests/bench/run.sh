@@ -1,0 +1,19 @@
+#!/bin/sh
+# tests/bench/run.sh [STATE_TIMEOUT]: /init runs it for tpsleep.mode=bench
+# (instead of the checks).  Every state of lib.sh in order, each in its own
+# shell under a timeout; results on the results port (see lib.sh).
+. /tests/bench/lib.sh
+STATE_TIMEOUT=${1:-600}
+out "begin variant=$(cat /tests/variant) kernel=$(uname -r)" \
+	"cpus=$(nproc) clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)" \
+	"iters=$iters reps=$reps warmup=$warmup cycles=$cycles"
+for s in $states; do
+	case " $ALL " in *" $s "*) ;; *) out "error $s unknown state"; continue ;; esac
+	echo "tpsleep: bench $s at $(cut -d' ' -f1 /proc/uptime)s"
+	clean
+	# each state in its own shell, under a timeout
+	timeout "$STATE_TIMEOUT" sh -c ". /tests/bench/lib.sh; st_$s" ||
+		out "error $s exited with status $? (143 = timeout after ${STATE_TIMEOUT}s)"
+done
+clean
+out end

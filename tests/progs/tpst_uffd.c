@@ -1,0 +1,542 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tpst_uffd resolve|kill|usermode|hang: a sleepable probe that faults on a
+ * userfaultfd page (needs tpsleep_stress.ko and may-sleep sys_enter).
+ *
+ * The probe (tpsleep_stress "fault_arm") copy_from_user()s the filename
+ * argument of one openat() whose filename points into an anonymous page
+ * registered with UFFDIO_REGISTER_MODE_MISSING: a kernel-mode fault.
+ *
+ *   resolve  the fault is resolved with UFFDIO_COPY after about 1.5 s;
+ *            meanwhile, from other threads: getppid() calls keep being
+ *            traced (by the same sys_enter probe, by a sys_exit probe and
+ *            a sched_switch probe); the probe is unregistered and
+ *            tracepoint_synchronize_unregister() called; an unrelated
+ *            ordinary tracepoint gets its first probe (0->1) and an
+ *            unrelated ftrace event (sched/sched_process_fork) is
+ *            enabled.  Checks:
+ *              entered        the probe ran preemptible, under Tasks Trace
+ *                             RCU, and the uffd reported the fault
+ *              blocked        1 s later neither the probe, nor the
+ *                             openat(), nor the synchronization returned
+ *              same_tp_fires  the blocked sys_enter probe kept being
+ *                             called for another thread's getppid()
+ *              other_tps_fire sys_exit and sched_switch probes kept firing
+ *                             while the unregistration waited
+ *              unreg_waits    tracepoint_synchronize_unregister() returned
+ *                             after the probe, which returned after the
+ *                             resolution
+ *              copy           the probe then copied the exact bytes
+ *              complete       openat() (-ENOENT), the synchronization, the
+ *                             0->1 registration and the ftrace enable all
+ *                             returned within 10 s of the resolution
+ *            The time the 0->1 registration and the ftrace enable took is
+ *            reported ("diag" lines), not judged.
+ *   kill     a child process makes the openat() and is never resolved; it
+ *            gets SIGKILL about 1 s after the unregistration started:
+ *              entered, blocked  as above
+ *              killed            the child died of SIGKILL within 10 s
+ *              unreg_waits       the synchronization returned after the
+ *                                probe, which returned after the kill
+ *              copy_failed       the probe's copy_from_user() copied
+ *                                nothing and saw the fatal signal
+ *   usermode the uffd is created with UFFD_USER_MODE_ONLY:
+ *              not_blocked   the probe and openat() return at once, no
+ *                            uffd message
+ *              efault        copy_from_user() copied nothing
+ *              syscall       openat() fails with EFAULT
+ *   hang     tpsleep_stress "hang_arm", then getppid(): the probe never
+ *            returns (harness test: the guest must be killed at its
+ *            timeout)
+ *
+ * Prints "check NAME ok|fail WHY" and "diag TEXT" lines.
+ */
+#include "tpst_stress.h"
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+
+#define FPATH "/tpst-uffd-no-such-dir/resolved-by-uffdio-copy"
+#define UNRELATED_EVENT "events/sched/sched_process_fork/enable"
+
+static long pg;
+static char *page;
+static size_t flen;
+
+static long long ms_rel(long long ns, long long base)
+{
+	return ns ? (ns - base) / 1000000 : -1;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* Wait until *flag is set, at most @ms; returns the flag. */
+static int wait_flag(volatile int *flag, long ms)
+{
+	long long end = tpst_now_ns() + ms * 1000000LL;
+
+	while (!*flag && tpst_now_ns() < end)
+		sleep_ms(5);
+	return *flag;
+}
+
+static int uffd_setup(int flags, char **pagep)
+{
+	struct uffdio_register reg;
+	struct uffdio_api api;
+	char *p;
+	int uffd;
+
+	uffd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | flags);
+	if (uffd < 0)
+		tpst_die("userfaultfd");
+	memset(&api, 0, sizeof(api));
+	api.api = UFFD_API;
+	if (ioctl(uffd, UFFDIO_API, &api))
+		tpst_die("UFFDIO_API");
+	p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		tpst_die("mmap");
+	memset(&reg, 0, sizeof(reg));
+	reg.range.start = (uintptr_t)p;
+	reg.range.len = pg;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg))
+		tpst_die("UFFDIO_REGISTER");
+	*pagep = p;
+	return uffd;
+}
+
+/* Wait up to @ms for a page fault message on @uffd: its address or 0. */
+static unsigned long long uffd_msg(int uffd, long ms)
+{
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	if (poll(&pfd, 1, ms) != 1)
+		return 0;
+	if (read(uffd, &msg, sizeof(msg)) != sizeof(msg))
+		return 0;
+	if (msg.event != UFFD_EVENT_PAGEFAULT)
+		return 0;
+	printf("uffd: page fault at %#llx flags %#llx\n",
+	       (unsigned long long)msg.arg.pagefault.address,
+	       (unsigned long long)msg.arg.pagefault.flags);
+	return msg.arg.pagefault.address;
+}
+
+static int uffd_resolve(int uffd)
+{
+	struct uffdio_copy copy;
+	char *src = calloc(1, pg);
+
+	if (!src)
+		tpst_die("calloc");
+	strcpy(src, FPATH);
+	memset(&copy, 0, sizeof(copy));
+	copy.dst = (uintptr_t)page;
+	copy.src = (uintptr_t)src;
+	copy.len = pg;
+	if (ioctl(uffd, UFFDIO_COPY, &copy)) {
+		printf("UFFDIO_COPY: %s\n", strerror(errno));
+		free(src);
+		return -1;
+	}
+	free(src);
+	return 0;
+}
+
+/* ---- threads of the resolve case ---- */
+
+static volatile int stop_worker;
+static long worker_calls;
+
+static void *worker(void *arg)
+{
+	(void)arg;
+	while (!stop_worker) {
+		syscall(SYS_getppid);
+		worker_calls++;
+		sleep_ms(2);
+	}
+	return NULL;
+}
+
+struct op {
+	pthread_t thread;
+	long long start_ns, ret_ns;
+	long ret;
+	int err;
+	volatile int done;
+	char res[2048];
+};
+
+static struct op op_f, op_u, op_o, op_e;
+
+static void *faulter(void *arg)
+{
+	struct op *o = arg;
+
+	o->start_ns = tpst_now_ns();
+	o->ret = syscall(SYS_openat, AT_FDCWD, page, O_RDONLY);
+	o->err = errno;
+	o->ret_ns = tpst_now_ns();
+	if (o->ret >= 0)
+		close(o->ret);
+	o->done = 1;
+	return NULL;
+}
+
+static void *ctl_op(struct op *o, const char *cmd)
+{
+	int fd = tpss_open();
+
+	o->start_ns = tpst_now_ns();
+	o->ret = tpss_do(fd, o->res, sizeof(o->res), "%s", cmd);
+	o->ret_ns = tpst_now_ns();
+	close(fd);
+	o->done = 1;
+	return NULL;
+}
+
+static void *unregisterer(void *arg)
+{
+	return ctl_op(arg, "fault_unreg");
+}
+
+static void *plain_registerer(void *arg)
+{
+	return ctl_op(arg, "plain_reg");
+}
+
+static void *ftrace_enabler(void *arg)
+{
+	struct op *o = arg;
+
+	o->start_ns = tpst_now_ns();
+	o->ret = tpss_tracefs_write(UNRELATED_EVENT, "1");
+	o->ret_ns = tpst_now_ns();
+	o->done = 1;
+	return NULL;
+}
+
+static int check_entered(const char *res, unsigned long long fault_addr)
+{
+	int ok = tpst_num(res, "entered", 0) == 1 &&
+		 tpst_num(res, "preemptible", 0) == 1 &&
+		 tpst_num(res, "rcu_trace_held", 0) == 1;
+
+	tpst_check("entered", ok && fault_addr == (uintptr_t)page,
+		   "want entered=1 preemptible=1 rcu_trace_held=1 and a uffd fault at %p (got %#llx): %s",
+		   (void *)page, fault_addr, res);
+	return ok;
+}
+
+static int expect_bytes(const char *res)
+{
+	char want[2 * 64 + 1], got[2 * 64 + 1];
+
+	tpst_hex(FPATH, flen, want);
+	tpst_str(res, "bytes", got, sizeof(got));
+	return !strcmp(want, got);
+}
+
+static int do_resolve(void)
+{
+	char wait_res[2048], s1[2048], s2[2048], s3[2048], fin[2048];
+	unsigned long long fault_addr;
+	long long enter, t_res, f_ret;
+	int fd, uffd, blocked, ok;
+	pthread_t wthread;
+
+	uffd = uffd_setup(0, &page);
+	fd = tpss_open();
+	if (tpss_do(fd, s1, sizeof(s1), "fault_arm %d %lx %zu", getpid(),
+		    (unsigned long)page, flen) || tpst_num(s1, "reg", -1) ||
+	    tpst_num(s1, "reg_exit", -1) || tpst_num(s1, "reg_sched", -1)) {
+		tpst_check("entered", 0, "fault_arm: %s", s1);
+		return 1;
+	}
+	if (pthread_create(&wthread, NULL, worker, NULL) ||
+	    pthread_create(&op_f.thread, NULL, faulter, &op_f))
+		tpst_die("pthread_create");
+	tpss_do(fd, wait_res, sizeof(wait_res), "fault_wait");
+	fault_addr = uffd_msg(uffd, 5000);
+	if (!check_entered(wait_res, fault_addr)) {
+		uffd_resolve(uffd);
+		goto out;
+	}
+	enter = tpst_num(wait_res, "enter_ns", 0);
+	tpss_do(fd, s1, sizeof(s1), "fault_snap");
+	sleep_ms(300);
+	tpss_do(fd, s2, sizeof(s2), "fault_snap");
+	if (pthread_create(&op_u.thread, NULL, unregisterer, &op_u))
+		tpst_die("pthread_create");
+	sleep_ms(200);
+	if (pthread_create(&op_o.thread, NULL, plain_registerer, &op_o) ||
+	    pthread_create(&op_e.thread, NULL, ftrace_enabler, &op_e))
+		tpst_die("pthread_create");
+	sleep_ms(1000);
+	tpss_do(fd, s3, sizeof(s3), "fault_snap");
+	blocked = tpst_num(s3, "returned", 1) == 0 && !op_f.done &&
+		  !op_u.done;
+	printf("before the resolution: probe returned=%lld, openat done=%d, unregistration done=%d, 0->1 registration done=%d, ftrace enable done=%d\n",
+	       tpst_num(s3, "returned", -1), op_f.done, op_u.done, op_o.done,
+	       op_e.done);
+	t_res = tpst_now_ns();
+	if (uffd_resolve(uffd))
+		tpst_die("UFFDIO_COPY");
+
+	ok = wait_flag(&op_f.done, 10000) & wait_flag(&op_u.done, 10000) &
+	     wait_flag(&op_o.done, 10000) & wait_flag(&op_e.done, 10000);
+	stop_worker = 1;
+	tpss_do(fd, fin, sizeof(fin), "fault_disarm");
+	f_ret = tpst_num(fin, "ret_ns", 0);
+
+	printf("timeline, ms from the probe's entry: uffd message seen, unregistration started %+lld, unregister returned %+lld, 0->1 registration started %+lld, ftrace enable started %+lld, fault resolved %+lld, probe's copy returned %+lld, synchronization returned %+lld, 0->1 registration returned %+lld, ftrace enable returned %+lld, openat returned %+lld\n",
+	       ms_rel(tpst_num(op_u.res, "unreg_start_ns", 0), enter),
+	       ms_rel(tpst_num(op_u.res, "unreg_ret_ns", 0), enter),
+	       ms_rel(op_o.start_ns, enter), ms_rel(op_e.start_ns, enter),
+	       ms_rel(t_res, enter), ms_rel(f_ret, enter),
+	       ms_rel(tpst_num(op_u.res, "sync_ret_ns", 0), enter),
+	       ms_rel(op_o.ret_ns, enter), ms_rel(op_e.ret_ns, enter),
+	       ms_rel(op_f.ret_ns, enter));
+	printf("diag uffd: probe blocked %lld ms in copy_from_user(); tracepoint_probe_unregister() took %lld ms, tracepoint_synchronize_unregister() returned %lld ms after the resolution\n",
+	       (f_ret - enter) / 1000000,
+	       (tpst_num(op_u.res, "unreg_ret_ns", 0) -
+		tpst_num(op_u.res, "unreg_start_ns", 0)) / 1000000,
+	       ms_rel(tpst_num(op_u.res, "sync_ret_ns", 0), t_res));
+	printf("diag uffd: while blocked, a 0->1 registration on an unrelated ordinary tracepoint took %lld ms (returned %+lld ms after the resolution) and enabling ftrace event sched_process_fork took %lld ms (%+lld ms after the resolution, ret %ld)\n",
+	       ms_rel(op_o.ret_ns, op_o.start_ns), ms_rel(op_o.ret_ns, t_res),
+	       ms_rel(op_e.ret_ns, op_e.start_ns), ms_rel(op_e.ret_ns, t_res),
+	       op_e.ret);
+
+	tpst_check("blocked", blocked,
+		   "1.5 s after the fault: probe returned=%lld, openat done=%d, unregistration done=%d",
+		   tpst_num(s3, "returned", -1), op_f.done, op_u.done);
+	tpst_check("same_tp_fires",
+		   tpst_num(s2, "enter_getppid", 0) > tpst_num(s1, "enter_getppid", 0),
+		   "sys_enter probe calls for getppid(): %lld then %lld",
+		   tpst_num(s1, "enter_getppid", 0), tpst_num(s2, "enter_getppid", 0));
+	tpst_check("other_tps_fire",
+		   tpst_num(s3, "exit_getppid", 0) > tpst_num(s2, "exit_getppid", 0) &&
+		   tpst_num(s3, "switches", 0) > tpst_num(s2, "switches", 0),
+		   "during the unregistration: sys_exit %lld -> %lld, sched_switch %lld -> %lld",
+		   tpst_num(s2, "exit_getppid", 0), tpst_num(s3, "exit_getppid", 0),
+		   tpst_num(s2, "switches", 0), tpst_num(s3, "switches", 0));
+	tpst_check("unreg_waits",
+		   op_u.done && tpst_num(op_u.res, "unreg", -1) == 0 &&
+		   tpst_num(op_u.res, "returned", 0) == 1 && f_ret >= t_res &&
+		   tpst_num(op_u.res, "sync_ret_ns", 0) >= f_ret,
+		   "want resolution (%lld) <= probe return (%lld) <= synchronize return: %s",
+		   t_res, f_ret, op_u.res);
+	tpst_check("copy", tpst_num(fin, "left", -1) == 0 && expect_bytes(fin),
+		   "want left=0 and the bytes of \"%s\": %s", FPATH, fin);
+	tpst_check("complete",
+		   ok && op_f.ret == -1 && op_f.err == ENOENT && op_o.ret == 0 &&
+		   tpst_num(op_o.res, "reg", -1) == 0 && op_e.ret == 0,
+		   "within 10 s of the resolution: openat done=%d (%ld, %s), unregistration done=%d, 0->1 registration done=%d (%s), ftrace enable done=%d (%ld)",
+		   op_f.done, op_f.ret, strerror(op_f.err), op_u.done, op_o.done,
+		   op_o.res, op_e.done, op_e.ret);
+	tpss_tracefs_write(UNRELATED_EVENT, "0");
+	if (!ok)
+		/* Something is stuck in the kernel: do not join it. */
+		_exit(1);
+out:
+	stop_worker = 1;
+	pthread_join(wthread, NULL);
+	pthread_join(op_f.thread, NULL);
+	if (op_u.start_ns) {
+		pthread_join(op_u.thread, NULL);
+		pthread_join(op_o.thread, NULL);
+		pthread_join(op_e.thread, NULL);
+	}
+	tpss_do(fd, fin, sizeof(fin), "fault_disarm");
+	close(fd);
+	return tpst_failed;
+}
+
+/* ---- kill ---- */
+
+static int do_kill(void)
+{
+	char res[2048], s1[2048], fin[2048];
+	int fd, ready[2], go[2], status = 0, reaped = 0, blocked;
+	unsigned long addr;
+	long long t_kill, t_reap = 0, f_ret;
+	pid_t child, w;
+	char c = 0;
+
+	if (pipe(ready) || pipe(go))
+		tpst_die("pipe");
+	child = fork();
+	if (child < 0)
+		tpst_die("fork");
+	if (child == 0) {
+		long r;
+
+		uffd_setup(0, &page);
+		addr = (uintptr_t)page;
+		if (write(ready[1], &addr, sizeof(addr)) != sizeof(addr) ||
+		    read(go[0], &c, 1) != 1)
+			_exit(10);
+		/* Nobody resolves this fault. */
+		r = syscall(SYS_openat, AT_FDCWD, page, O_RDONLY);
+		printf("child: openat returned %ld (%s)\n", r, strerror(errno));
+		_exit(3);
+	}
+	if (read(ready[0], &addr, sizeof(addr)) != sizeof(addr))
+		tpst_die("read ready pipe");
+	page = (char *)addr;
+	fd = tpss_open();
+	if (tpss_do(fd, res, sizeof(res), "fault_arm %d %lx %zu", child, addr,
+		    flen) || tpst_num(res, "reg", -1)) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+		tpst_check("entered", 0, "fault_arm: %s", res);
+		return 1;
+	}
+	if (write(go[1], &c, 1) != 1)
+		tpst_die("write go pipe");
+	tpss_do(fd, res, sizeof(res), "fault_wait");
+	/* The child's uffd is its own: the probe's entry says it faults. */
+	tpst_check("entered", tpst_num(res, "entered", 0) == 1 &&
+		   tpst_num(res, "preemptible", 0) == 1 &&
+		   tpst_num(res, "rcu_trace_held", 0) == 1,
+		   "want entered=1 preemptible=1 rcu_trace_held=1: %s", res);
+	if (pthread_create(&op_u.thread, NULL, unregisterer, &op_u))
+		tpst_die("pthread_create");
+	sleep_ms(1000);
+	tpss_do(fd, s1, sizeof(s1), "fault_snap");
+	blocked = tpst_num(s1, "returned", 1) == 0 && !op_u.done;
+	t_kill = tpst_now_ns();
+	kill(child, SIGKILL);
+	while (tpst_now_ns() < t_kill + 10000000000LL) {
+		w = waitpid(child, &status, WNOHANG);
+		if (w == child) {
+			reaped = 1;
+			t_reap = tpst_now_ns();
+			break;
+		}
+		sleep_ms(5);
+	}
+	wait_flag(&op_u.done, 10000);
+	tpss_do(fd, fin, sizeof(fin), "fault_disarm");
+	f_ret = tpst_num(fin, "ret_ns", 0);
+	printf("timeline, ms from the kill: probe's copy returned %+lld, child reaped %+lld, synchronization returned %+lld (unregistration started %+lld)\n",
+	       ms_rel(f_ret, t_kill), ms_rel(t_reap, t_kill),
+	       ms_rel(tpst_num(op_u.res, "sync_ret_ns", 0), t_kill),
+	       ms_rel(tpst_num(op_u.res, "unreg_start_ns", 0), t_kill));
+	printf("diag uffd kill: copy_from_user() left %lld of %zu bytes, fatal signal pending %lld; synchronization returned %lld ms after SIGKILL\n",
+	       tpst_num(fin, "left", -1), flen, tpst_num(fin, "fatal", -1),
+	       ms_rel(tpst_num(op_u.res, "sync_ret_ns", 0), t_kill));
+	tpst_check("blocked", blocked,
+		   "1 s after the unregistration started: probe returned=%lld, unregistration done=%d",
+		   tpst_num(s1, "returned", -1), op_u.done);
+	tpst_check("killed", reaped && WIFSIGNALED(status) &&
+		   WTERMSIG(status) == SIGKILL,
+		   "child reaped=%d status=%#x", reaped, status);
+	tpst_check("unreg_waits",
+		   op_u.done && tpst_num(op_u.res, "unreg", -1) == 0 &&
+		   tpst_num(op_u.res, "returned", 0) == 1 && f_ret >= t_kill &&
+		   tpst_num(op_u.res, "sync_ret_ns", 0) >= f_ret,
+		   "want kill (%lld) <= probe return (%lld) <= synchronize return: %s",
+		   t_kill, f_ret, op_u.res);
+	tpst_check("copy_failed", tpst_num(fin, "left", -1) == (long long)flen &&
+		   tpst_num(fin, "fatal", 0) == 1,
+		   "want left=%zu fatal=1: %s", flen, fin);
+	if (!op_u.done || !reaped)
+		_exit(1);
+	pthread_join(op_u.thread, NULL);
+	close(fd);
+	return tpst_failed;
+}
+
+/* ---- usermode ---- */
+
+static int do_usermode(void)
+{
+	char res[2048];
+	unsigned long long fault_addr;
+	int fd, uffd, done;
+	long long dur;
+
+	uffd = uffd_setup(UFFD_USER_MODE_ONLY, &page);
+	fd = tpss_open();
+	if (tpss_do(fd, res, sizeof(res), "fault_arm %d %lx %zu", getpid(),
+		    (unsigned long)page, flen) || tpst_num(res, "reg", -1)) {
+		tpst_check("not_blocked", 0, "fault_arm: %s", res);
+		return 1;
+	}
+	if (pthread_create(&op_f.thread, NULL, faulter, &op_f))
+		tpst_die("pthread_create");
+	fault_addr = uffd_msg(uffd, 3000);
+	if (fault_addr)
+		uffd_resolve(uffd);	/* unexpected: unblock it */
+	done = wait_flag(&op_f.done, 10000);
+	tpss_do(fd, res, sizeof(res), "fault_disarm");
+	dur = tpst_num(res, "ret_ns", 0) - tpst_num(res, "enter_ns", 0);
+	printf("diag uffd usermode: copy_from_user() left %lld of %zu bytes after %lld us, openat returned %ld (%s), uffd message: %s\n",
+	       tpst_num(res, "left", -1), flen, dur / 1000, op_f.ret,
+	       strerror(op_f.err), fault_addr ? "yes" : "none");
+	tpst_check("not_blocked", done && !fault_addr &&
+		   tpst_num(res, "returned", 0) == 1 && dur < 1000000000LL,
+		   "openat done=%d, uffd message at %#llx, probe returned=%lld after %lld ns",
+		   done, fault_addr, tpst_num(res, "returned", -1), dur);
+	tpst_check("efault", tpst_num(res, "left", -1) == (long long)flen,
+		   "want left=%zu: %s", flen, res);
+	tpst_check("syscall", op_f.ret == -1 && op_f.err == EFAULT,
+		   "openat returned %ld (%s), want EFAULT", op_f.ret,
+		   strerror(op_f.err));
+	if (!done)
+		_exit(1);
+	pthread_join(op_f.thread, NULL);
+	close(fd);
+	close(uffd);
+	return tpst_failed;
+}
+
+static int do_hang(void)
+{
+	char res[256];
+	int fd = tpss_open();
+
+	if (tpss_do(fd, res, sizeof(res), "hang_arm") || tpst_num(res, "reg", -1)) {
+		printf("hang_arm failed: %s", res);
+		return 1;
+	}
+	printf("tpst_uffd: calling getppid(), whose probe never returns\n");
+	fflush(stdout);
+	syscall(SYS_getppid);
+	printf("tpst_uffd: getppid() returned: the hang did not happen\n");
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc == 2 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	pg = sysconf(_SC_PAGESIZE);
+	flen = strlen(FPATH) + 1;
+	if (!strcmp(mode, "resolve"))
+		return do_resolve();
+	if (!strcmp(mode, "kill"))
+		return do_kill();
+	if (!strcmp(mode, "usermode"))
+		return do_usermode();
+	if (!strcmp(mode, "hang"))
+		return do_hang();
+	fprintf(stderr, "usage: tpst_uffd resolve|kill|usermode|hang\n");
+	return 2;
+}
