@@ -23,13 +23,20 @@ if [ "${ACCEL:-auto}" = kvm ] || { [ "${ACCEL:-auto}" = auto ] && [ -w /dev/kvm 
 	grep -qwE 'vmx|svm' /proc/cpuinfo && grep -qE '^kvm_(intel|amd) ' /proc/modules; }; then
 	accel=kvm
 fi
+# The checks boot with a syscall event enabled from the command line: early
+# boot enabling (and event_trace_enable_again()'s 1->0->1 transition at
+# early_initcall) of a may-sleep tracepoint; tests/guest/checks/05-*.
+case "${APPEND:-}" in
+*tpsleep.mode=*|*tpsleep.inject=*) boot_events= ;;
+*) boot_events="trace_event=raw_syscalls:sys_enter" ;;
+esac
 stage "boot: qemu -accel $accel, 2 vCPUs, timeout ${TIMEOUT}s, console $console"
 start=$(date +%s)
 set +e
 timeout --foreground -k 10 "$TIMEOUT" qemu-system-x86_64 \
 	-accel "$accel" -smp 2 -m 2048 -cpu max \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=0 loglevel=7 tpsleep.timeout=$CHECK_TIMEOUT ${APPEND:-}" \
+	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=0 loglevel=7 tpsleep.timeout=$CHECK_TIMEOUT $boot_events ${APPEND:-}" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$console" -serial "file:$results" \
 	${QEMU_EXTRA:-} </dev/null

@@ -1,0 +1,22 @@
+# Boot-time event enabling: scripts/boot.sh puts
+# trace_event=raw_syscalls:sys_enter on the kernel command line.  On the
+# patched kernel that is a may-sleep tracepoint enabled in start_kernel(),
+# disabled and enabled again at early_initcall (event_trace_enable_again(),
+# a 1->0->1 transition that waits for Tasks Trace RCU); the console must
+# show no splat (check-log.sh) and the event must be on and recording.
+T=/sys/kernel/tracing
+if grep -q 'trace_event=raw_syscalls:sys_enter' /proc/cmdline; then
+	state=$(cat $T/events/raw_syscalls/sys_enter/enable)
+	recs=$(grep -c ' sys_enter: NR ' $T/trace)
+	echo "  boot-time raw_syscalls:sys_enter: enable=$state, $recs records"
+	grep -m 2 ' sys_enter: NR ' $T/trace | sed 's/^/[demo] boot event: /'
+	echo 0 > $T/events/raw_syscalls/enable
+	echo > $T/trace
+	if [ "$state" = 1 ] && [ "$recs" -gt 0 ]; then
+		ktap_pass boot.trace_event
+	else
+		ktap_fail boot.trace_event "enable=$state, $recs sys_enter records"
+	fi
+else
+	ktap_skip boot.trace_event "trace_event= not on the kernel command line"
+fi
