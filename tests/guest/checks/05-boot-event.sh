@@ -7,11 +7,15 @@
 T=/sys/kernel/tracing
 if grep -q 'trace_event=raw_syscalls:sys_enter' /proc/cmdline; then
 	state=$(cat $T/events/raw_syscalls/sys_enter/enable)
+	# Stop recording first: reading the buffer makes syscalls that would
+	# be recorded faster than they are read.
+	echo 0 > $T/tracing_on
 	recs=$(grep -c ' sys_enter: NR ' $T/trace)
 	echo "  boot-time raw_syscalls:sys_enter: enable=$state, $recs records"
 	grep -m 2 ' sys_enter: NR ' $T/trace | sed 's/^/[demo] boot event: /'
 	echo 0 > $T/events/raw_syscalls/enable
 	echo > $T/trace
+	echo 1 > $T/tracing_on
 	if [ "$state" = 1 ] && [ "$recs" -gt 0 ]; then
 		ktap_pass boot.trace_event
 	else
