@@ -4,7 +4,7 @@ VARIANT ?= patched
 VARIANTS ?= baseline patched
 SELFTEST_VARIANT ?= baseline
 
-.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect selftest mail
+.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect selftest mail sparse
 
 help:
 	@echo 'make deps       install the Debian packages the pipeline needs (root)'
@@ -20,6 +20,7 @@ help:
 	@echo 'make bisect     every prefix of the series: apply, build, boot, checks; one table'
 	@echo 'make selftest   show the harness fails loudly: offset, fuzz, reject, guest panic, hang, WARN'
 	@echo 'make mail       git format-patch series + cover letter in build/mail, git am identity check (PREFIX="RFC PATCH v2")'
+	@echo 'make sparse     sparse on the files the series touches: no new warning versus baseline'
 	@echo 'make hygiene    cheap series checks: series vs patches/, format, checkpatch, fuzz-0 apply'
 	@echo 'make clean      remove variant trees, objects, logs (keeps pristine tree and ccache)'
 	@echo 'make distclean  remove build/ entirely'
@@ -57,5 +58,7 @@ selftest:
 	scripts/selftest.sh $(SELFTEST_VARIANT)
 mail:
 	scripts/mail.sh
+sparse:
+	scripts/sparse.sh
 hygiene:
 	scripts/hygiene.sh
