@@ -319,9 +319,13 @@ ms_tracing_clean
 if has_feature syscalls; then
 	ms_run $W/unload.out tpst_sync unload $UNLOAD_MS
 	ms_checks maysleep.unload $W/unload.out $? entered rmmod waited
+	# The unload test removed the module: it must be gone.
 	if grep -q '^tpsleep_test ' /proc/modules; then
 		echo "  tpsleep_test still loaded: removing it"
 		rmmod tpsleep_test
+		ktap_fail maysleep.module_unload "tpsleep_test still loaded after the unload test"
+	else
+		ktap_pass maysleep.module_unload
 	fi
 else
 	ms_skip maysleep.unload "$NEED_SYS" entered rmmod waited
