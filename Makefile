@@ -4,7 +4,7 @@ VARIANT ?= patched
 VARIANTS ?= baseline patched
 SELFTEST_VARIANT ?= baseline
 
-.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect selftest mail sparse
+.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect selftest mail bench stress
 
 help:
 	@echo 'make deps       install the Debian packages the pipeline needs (root)'
@@ -18,9 +18,10 @@ help:
 	@echo 'make check      the tests: every stage for each of VARIANTS (default: baseline patched)'
 	@echo 'make checkpatch checkpatch.pl --strict on the series and test module (allow-list: scripts/checkpatch-allowlist)'
 	@echo 'make bisect     every prefix of the series: apply, build, boot, checks; one table'
+	@echo 'make bench      may-sleep tracepoint cost: baseline vs patched guests A B A B (icount + TCG), table/CSV/PNG in build/results (BENCH_BOOTS=5)'
 	@echo 'make selftest   show the harness fails loudly: offset, fuzz, reject, guest panic, hang, WARN'
+	@echo 'make stress     KASAN + full-preemption kernels (baseline-stress, patched-stress): storms, uffd faults, bad pointers, privilege, hang case; build/results/stress.md'
 	@echo 'make mail       git format-patch series + cover letter in build/mail, git am identity check (PREFIX="RFC PATCH v2")'
-	@echo 'make sparse     sparse on the files the series touches: no new warning versus baseline'
 	@echo 'make hygiene    cheap series checks: series vs patches/, format, checkpatch, fuzz-0 apply'
 	@echo 'make clean      remove variant trees, objects, logs (keeps pristine tree and ccache)'
 	@echo 'make distclean  remove build/ entirely'
@@ -54,8 +55,12 @@ checkpatch:
 	scripts/checkpatch.sh
 bisect:
 	scripts/bisect.sh
+bench:
+	scripts/bench.sh
 selftest:
 	scripts/selftest.sh $(SELFTEST_VARIANT)
+stress:
+	scripts/stress.sh
 mail:
 	scripts/mail.sh
 sparse:

@@ -8,7 +8,8 @@ RUNS-DIR holds MODE-BOOT-VARIANT.txt, each the results port of one guest
 Boot BOOT of A and boot BOOT of B are a pair (booted one after the other);
 per state the ratio B/A is taken per pair, and its median and min-max over
 the pairs are reported, with the median (and min-max) of each variant's
-own values.
+own values.  RUNS-DIR/MODE.settings, if there, is printed under the
+mode's heading (how the guests were run).
 
 Writes OUT-DIR/bench.md (table), bench.csv (the table), bench-runs.csv
 (every guest value), bench-plot.dat (for gnuplot); prints bench.md.
@@ -173,15 +174,22 @@ def main():
                   f"per state {meta.get('reps', '?')} rounds of {meta.get('iters', '?')} "
                   f"getppid() calls after {meta.get('warmup', '?')} warm-up calls, "
                   f"median round; {meta.get('cycles', '?')} disable / attach cycles, median cycle")
+        try:
+            with open(os.path.join(runs_dir, f'{mode}.settings')) as f:
+                md.append('')
+                md.extend(line.rstrip('\n') for line in f)
+        except OSError:
+            pass
         md.append('')
-        md.append(f'| state | {var_a} | {var_b} | ratio {var_b}/{var_a} (min–max) | target | met |')
-        md.append('|---|---|---|---|---|---|')
+        md.append(f'| state | {var_a} | {var_b} | Δ | ratio {var_b}/{var_a} (min–max) | target | met |')
+        md.append('|---|---|---|---|---|---|---|')
         for x in rows:
             if x['mode'] != mode:
                 continue
             unit = '' if x['state'] in ('disable_all', 'rawtp_cycle') else '/call'
             md.append(f"| {LABEL[x['state']]} | {fmt_ns(x['a_med'])}{unit} | "
                       f"{fmt_ns(x['b_med'])}{unit} | "
+                      f"{'+' if x['b_med'] >= x['a_med'] else '−'}{fmt_ns(abs(x['b_med'] - x['a_med']))} | "
                       f"{x['r_med']:.3f} ({x['r_min']:.3f}–{x['r_max']:.3f}) | "
                       f"{'-' if x['target'] is None else '≤ %g' % x['target']} | {x['met']} |")
         md.append('')

@@ -24,7 +24,7 @@
 #   BENCH_STATES     comma-separated subset of the guest states     [all]
 #   BENCH_TSC_KHZ    the host TSC frequency (TCG guests read the host TSC) [measured]
 #   BENCH_APPEND     more kernel command line for every bench guest  []
-#                    (e.g. lockdep.prove_locking=0, see tests/bench/README.md)
+#                    (e.g. lockdep.prove_locking=0: lockdep bookkeeping stays)
 #   TIMEOUT          one guest, seconds                             [900]
 # The kernels are not built here: build them first (make build VARIANT=...).
 # `scripts/bench.sh report` only redoes the table, CSV and plot from the
@@ -136,6 +136,17 @@ EOF
 	BENCH_TSC_KHZ=$("$work/tsc_khz")
 fi
 
+# icount_note SETTINGS: what one virtual ns is
+icount_note() {
+	local shift
+	shift=$(echo "$1" | sed -n 's/.*shift=\([0-9]*\).*/\1/p')
+	if [ -n "$shift" ]; then
+		echo "one guest instruction = $((1 << shift)) virtual ns, so ns/call = $((1 << shift)) x instructions/call"
+	else
+		echo "shift=${1#*shift=}: QEMU adapts the ns per instruction to the host speed"
+	fi
+}
+
 guest_args() {	# guest_args "iters=N reps=N ...": the tpsleep.* command line
 	local a out=
 	for a in $1; do out="$out tpsleep.$a"; done
@@ -153,10 +164,19 @@ for mode in $BENCH_MODES; do
 	*) die "unknown BENCH_MODES entry '$mode' (icount, tcg)" ;;
 	esac
 	stage "bench $mode: $BENCH_BOOTS x ($var_a $var_b), QEMU_EXTRA='$qemu_extra', guest:$append"
+	{
+		echo "QEMU: boot.sh's settings (TCG, -smp 2, -m 2048, -cpu max)${qemu_extra:+ plus \`$qemu_extra\`};" \
+			"kernel command line: \`tpsleep.mode=bench $append${BENCH_APPEND:+ $BENCH_APPEND}\`"
+		case "$mode" in
+		icount) echo "Virtual time: $(icount_note "$BENCH_ICOUNT")." ;;
+		tcg) echo "Wall clock: the guest's TSC is the host's ($BENCH_TSC_KHZ kHz); host load shows." ;;
+		esac
+	} > "$runs/$mode.settings"
 	for i in $(seq 1 "$BENCH_BOOTS"); do
 		for v in $var_a $var_b; do
 			nboots=$((nboots + 1))
 			tag=$mode-$i-$v
+			rm -f "$work/logs/console-$v.log" "$work/logs/results-$v.ktap"
 			if ! BUILD=$work QEMU_EXTRA="$qemu_extra" APPEND="tpsleep.mode=bench $append ${BENCH_APPEND:-}" \
 				"$TOP/scripts/boot.sh" "$v"; then
 				echo "bench: guest $tag failed" >&2

@@ -431,6 +431,7 @@ static void tpss_bad_probe(void *data, struct pt_regs *regs, long id)
 {
 	struct tpss_bad *b = data;
 	unsigned long args[6];
+	u8 tmp[TPSS_MAX_LEN];
 	const void __user *uptr;
 	size_t len;
 	int idx;
@@ -464,9 +465,11 @@ static void tpss_bad_probe(void *data, struct pt_regs *regs, long id)
 	if (b->sleepy && b->preemptible) {
 		b->copy_left = copy_from_user(b->buf, uptr, len);
 		b->str_ret = strncpy_from_user(b->str, uptr, sizeof(b->str));
-		memset(b->str, 0, sizeof(b->str));
+		/* bytes= shows what copy_from_user() copied */
+		b->nf_ret = copy_from_user_nofault(tmp, uptr, len);
+	} else {
+		b->nf_ret = copy_from_user_nofault(b->buf, uptr, len);
 	}
-	b->nf_ret = copy_from_user_nofault(b->buf, uptr, len);
 }
 
 static int tpss_bad_unregister(void)

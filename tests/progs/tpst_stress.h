@@ -17,6 +17,19 @@
 #define TPSS_CTL "/proc/tpsleep_stress"
 #define TRACEFS "/sys/kernel/tracing"
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Flags shared between threads: set once, polled by another thread. */
+static inline int flag_get(int *flag)
+{
+	return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+}
+
+static inline void flag_set(int *flag)
+{
+	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+}
+
 static inline int tpss_open(void)
 {
 	int fd = open(TPSS_CTL, O_RDWR | O_CLOEXEC);
@@ -27,8 +40,7 @@ static inline int tpss_open(void)
 }
 
 /* Write a command and read its result into @buf; -errno or 0. */
-static inline int __attribute__((format(printf, 4, 5)))
-tpss_do(int fd, char *buf, size_t size, const char *fmt, ...)
+static inline int tpss_do(int fd, char *buf, size_t size, const char *fmt, ...)
 {
 	char cmd[128];
 	va_list ap;
@@ -164,7 +176,7 @@ static inline int tpss_prog_load(enum bpf_prog_type type, int map_fd,
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = type;
 	attr.insns = (uintptr_t)prog;
-	attr.insn_cnt = sizeof(prog) / sizeof(prog[0]);
+	attr.insn_cnt = ARRAY_SIZE(prog);
 	attr.license = (uintptr_t)"GPL";
 	attr.log_buf = (uintptr_t)log;
 	attr.log_size = sizeof(log);

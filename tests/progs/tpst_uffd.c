@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tpst_uffd resolve|kill|usermode|hang: a sleepable probe that faults on a
- * userfaultfd page (needs tpsleep_stress.ko and may-sleep sys_enter).
+ * tpst_uffd resolve|kill|usermode|signal|signal_noprobe|hang: a sleepable
+ * probe that faults on a userfaultfd page (needs tpsleep_stress.ko and
+ * may-sleep sys_enter; signal_noprobe needs neither).
  *
  * The probe (tpsleep_stress "fault_arm") copy_from_user()s the filename
  * argument of one openat() whose filename points into an anonymous page
@@ -45,6 +46,14 @@
  *                            uffd message
  *              efault        copy_from_user() copied nothing
  *              syscall       openat() fails with EFAULT
+ *   signal   a non-fatal signal (SIGUSR1, with a handler) to the thread
+ *            blocked in the probe's fault: the CPU time it uses and the
+ *            uffd messages in the next 500 ms are reported ("diag"); a
+ *            kernel-mode fault only ends on a fatal signal, so it retries.
+ *              completes  after the resolution the probe copied the bytes
+ *                         and openat() returned -ENOENT
+ *   signal_noprobe  the same without a probe: the fault is openat()'s own
+ *            getname() (the kernel's behaviour without the series)
  *   hang     tpsleep_stress "hang_arm", then getppid(): the probe never
  *            returns (harness test: the guest must be killed at its
  *            timeout)
@@ -80,13 +89,13 @@ static void sleep_ms(long ms)
 }
 
 /* Wait until *flag is set, at most @ms; returns the flag. */
-static int wait_flag(volatile int *flag, long ms)
+static int wait_flag(int *flag, long ms)
 {
 	long long end = tpst_now_ns() + ms * 1000000LL;
 
-	while (!*flag && tpst_now_ns() < end)
+	while (!flag_get(flag) && tpst_now_ns() < end)
 		sleep_ms(5);
-	return *flag;
+	return flag_get(flag);
 }
 
 static int uffd_setup(int flags, char **pagep)
@@ -158,13 +167,13 @@ static int uffd_resolve(int uffd)
 
 /* ---- threads of the resolve case ---- */
 
-static volatile int stop_worker;
+static int stop_worker;
 static long worker_calls;
 
 static void *worker(void *arg)
 {
 	(void)arg;
-	while (!stop_worker) {
+	while (!flag_get(&stop_worker)) {
 		syscall(SYS_getppid);
 		worker_calls++;
 		sleep_ms(2);
@@ -177,7 +186,7 @@ struct op {
 	long long start_ns, ret_ns;
 	long ret;
 	int err;
-	volatile int done;
+	int done;		/* flag_set() when the operation returned */
 	char res[2048];
 };
 
@@ -193,7 +202,7 @@ static void *faulter(void *arg)
 	o->ret_ns = tpst_now_ns();
 	if (o->ret >= 0)
 		close(o->ret);
-	o->done = 1;
+	flag_set(&o->done);
 	return NULL;
 }
 
@@ -205,7 +214,7 @@ static void *ctl_op(struct op *o, const char *cmd)
 	o->ret = tpss_do(fd, o->res, sizeof(o->res), "%s", cmd);
 	o->ret_ns = tpst_now_ns();
 	close(fd);
-	o->done = 1;
+	flag_set(&o->done);
 	return NULL;
 }
 
@@ -226,7 +235,7 @@ static void *ftrace_enabler(void *arg)
 	o->start_ns = tpst_now_ns();
 	o->ret = tpss_tracefs_write(UNRELATED_EVENT, "1");
 	o->ret_ns = tpst_now_ns();
-	o->done = 1;
+	flag_set(&o->done);
 	return NULL;
 }
 
@@ -288,22 +297,22 @@ static int do_resolve(void)
 		tpst_die("pthread_create");
 	sleep_ms(1000);
 	tpss_do(fd, s3, sizeof(s3), "fault_snap");
-	blocked = tpst_num(s3, "returned", 1) == 0 && !op_f.done &&
-		  !op_u.done;
+	blocked = tpst_num(s3, "returned", 1) == 0 && !flag_get(&op_f.done) &&
+		  !flag_get(&op_u.done);
 	printf("before the resolution: probe returned=%lld, openat done=%d, unregistration done=%d, 0->1 registration done=%d, ftrace enable done=%d\n",
-	       tpst_num(s3, "returned", -1), op_f.done, op_u.done, op_o.done,
-	       op_e.done);
+	       tpst_num(s3, "returned", -1), flag_get(&op_f.done), flag_get(&op_u.done), flag_get(&op_o.done),
+	       flag_get(&op_e.done));
 	t_res = tpst_now_ns();
 	if (uffd_resolve(uffd))
 		tpst_die("UFFDIO_COPY");
 
 	ok = wait_flag(&op_f.done, 10000) & wait_flag(&op_u.done, 10000) &
 	     wait_flag(&op_o.done, 10000) & wait_flag(&op_e.done, 10000);
-	stop_worker = 1;
+	flag_set(&stop_worker);
 	tpss_do(fd, fin, sizeof(fin), "fault_disarm");
 	f_ret = tpst_num(fin, "ret_ns", 0);
 
-	printf("timeline, ms from the probe's entry: uffd message seen, unregistration started %+lld, unregister returned %+lld, 0->1 registration started %+lld, ftrace enable started %+lld, fault resolved %+lld, probe's copy returned %+lld, synchronization returned %+lld, 0->1 registration returned %+lld, ftrace enable returned %+lld, openat returned %+lld\n",
+	printf("diag uffd timeline, ms from the probe's entry: unregistration started %+lld, unregister returned %+lld, 0->1 registration started %+lld, ftrace enable started %+lld, fault resolved %+lld, probe's copy returned %+lld, synchronization returned %+lld, 0->1 registration returned %+lld, ftrace enable returned %+lld, openat returned %+lld\n",
 	       ms_rel(tpst_num(op_u.res, "unreg_start_ns", 0), enter),
 	       ms_rel(tpst_num(op_u.res, "unreg_ret_ns", 0), enter),
 	       ms_rel(op_o.start_ns, enter), ms_rel(op_e.start_ns, enter),
@@ -323,7 +332,7 @@ static int do_resolve(void)
 
 	tpst_check("blocked", blocked,
 		   "1.5 s after the fault: probe returned=%lld, openat done=%d, unregistration done=%d",
-		   tpst_num(s3, "returned", -1), op_f.done, op_u.done);
+		   tpst_num(s3, "returned", -1), flag_get(&op_f.done), flag_get(&op_u.done));
 	tpst_check("same_tp_fires",
 		   tpst_num(s2, "enter_getppid", 0) > tpst_num(s1, "enter_getppid", 0),
 		   "sys_enter probe calls for getppid(): %lld then %lld",
@@ -335,7 +344,7 @@ static int do_resolve(void)
 		   tpst_num(s2, "exit_getppid", 0), tpst_num(s3, "exit_getppid", 0),
 		   tpst_num(s2, "switches", 0), tpst_num(s3, "switches", 0));
 	tpst_check("unreg_waits",
-		   op_u.done && tpst_num(op_u.res, "unreg", -1) == 0 &&
+		   flag_get(&op_u.done) && tpst_num(op_u.res, "unreg", -1) == 0 &&
 		   tpst_num(op_u.res, "returned", 0) == 1 && f_ret >= t_res &&
 		   tpst_num(op_u.res, "sync_ret_ns", 0) >= f_ret,
 		   "want resolution (%lld) <= probe return (%lld) <= synchronize return: %s",
@@ -346,14 +355,14 @@ static int do_resolve(void)
 		   ok && op_f.ret == -1 && op_f.err == ENOENT && op_o.ret == 0 &&
 		   tpst_num(op_o.res, "reg", -1) == 0 && op_e.ret == 0,
 		   "within 10 s of the resolution: openat done=%d (%ld, %s), unregistration done=%d, 0->1 registration done=%d (%s), ftrace enable done=%d (%ld)",
-		   op_f.done, op_f.ret, strerror(op_f.err), op_u.done, op_o.done,
-		   op_o.res, op_e.done, op_e.ret);
+		   flag_get(&op_f.done), op_f.ret, strerror(op_f.err), flag_get(&op_u.done), flag_get(&op_o.done),
+		   op_o.res, flag_get(&op_e.done), op_e.ret);
 	tpss_tracefs_write(UNRELATED_EVENT, "0");
 	if (!ok)
 		/* Something is stuck in the kernel: do not join it. */
 		_exit(1);
 out:
-	stop_worker = 1;
+	flag_set(&stop_worker);
 	pthread_join(wthread, NULL);
 	pthread_join(op_f.thread, NULL);
 	if (op_u.start_ns) {
@@ -418,7 +427,7 @@ static int do_kill(void)
 		tpst_die("pthread_create");
 	sleep_ms(1000);
 	tpss_do(fd, s1, sizeof(s1), "fault_snap");
-	blocked = tpst_num(s1, "returned", 1) == 0 && !op_u.done;
+	blocked = tpst_num(s1, "returned", 1) == 0 && !flag_get(&op_u.done);
 	t_kill = tpst_now_ns();
 	kill(child, SIGKILL);
 	while (tpst_now_ns() < t_kill + 10000000000LL) {
@@ -433,7 +442,7 @@ static int do_kill(void)
 	wait_flag(&op_u.done, 10000);
 	tpss_do(fd, fin, sizeof(fin), "fault_disarm");
 	f_ret = tpst_num(fin, "ret_ns", 0);
-	printf("timeline, ms from the kill: probe's copy returned %+lld, child reaped %+lld, synchronization returned %+lld (unregistration started %+lld)\n",
+	printf("diag uffd kill timeline, ms from the kill: probe's copy returned %+lld, child reaped %+lld, synchronization returned %+lld (unregistration started %+lld)\n",
 	       ms_rel(f_ret, t_kill), ms_rel(t_reap, t_kill),
 	       ms_rel(tpst_num(op_u.res, "sync_ret_ns", 0), t_kill),
 	       ms_rel(tpst_num(op_u.res, "unreg_start_ns", 0), t_kill));
@@ -442,12 +451,12 @@ static int do_kill(void)
 	       ms_rel(tpst_num(op_u.res, "sync_ret_ns", 0), t_kill));
 	tpst_check("blocked", blocked,
 		   "1 s after the unregistration started: probe returned=%lld, unregistration done=%d",
-		   tpst_num(s1, "returned", -1), op_u.done);
+		   tpst_num(s1, "returned", -1), flag_get(&op_u.done));
 	tpst_check("killed", reaped && WIFSIGNALED(status) &&
 		   WTERMSIG(status) == SIGKILL,
 		   "child reaped=%d status=%#x", reaped, status);
 	tpst_check("unreg_waits",
-		   op_u.done && tpst_num(op_u.res, "unreg", -1) == 0 &&
+		   flag_get(&op_u.done) && tpst_num(op_u.res, "unreg", -1) == 0 &&
 		   tpst_num(op_u.res, "returned", 0) == 1 && f_ret >= t_kill &&
 		   tpst_num(op_u.res, "sync_ret_ns", 0) >= f_ret,
 		   "want kill (%lld) <= probe return (%lld) <= synchronize return: %s",
@@ -455,7 +464,7 @@ static int do_kill(void)
 	tpst_check("copy_failed", tpst_num(fin, "left", -1) == (long long)flen &&
 		   tpst_num(fin, "fatal", 0) == 1,
 		   "want left=%zu fatal=1: %s", flen, fin);
-	if (!op_u.done || !reaped)
+	if (!flag_get(&op_u.done) || !reaped)
 		_exit(1);
 	pthread_join(op_u.thread, NULL);
 	close(fd);
@@ -506,6 +515,126 @@ static int do_usermode(void)
 	return tpst_failed;
 }
 
+/* ---- signal ---- */
+
+static int faulter_tid;
+
+static void *faulter_tid_thread(void *arg)
+{
+	__atomic_store_n(&faulter_tid, gettid(), __ATOMIC_RELEASE);
+	return faulter(arg);
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+/* utime + stime of thread @tid, in ms */
+static long long thread_cpu_ms(pid_t tid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut = 0, st = 0;
+	int fd, i;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* after the command: state is field 3, utime 14, stime 15 */
+	p = strrchr(buf, ')');
+	for (i = 3; p && i <= 14; i++)
+		p = strchr(p + 1, ' ');
+	if (!p || sscanf(p + 1, "%llu %llu", &ut, &st) != 2)
+		return -1;
+	return (ut + st) * 1000 / sysconf(_SC_CLK_TCK);
+}
+
+/* Drain the uffd for @ms: how many page fault messages came. */
+static long count_msgs(int uffd, long ms)
+{
+	long long end = tpst_now_ns() + ms * 1000000LL;
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+	struct uffd_msg msg;
+	long n = 0;
+	int left;
+
+	while ((left = (end - tpst_now_ns()) / 1000000) > 0) {
+		if (poll(&pfd, 1, left) != 1)
+			continue;
+		while (read(uffd, &msg, sizeof(msg)) == sizeof(msg))
+			n++;
+	}
+	return n;
+}
+
+/*
+ * A non-fatal signal to a task blocked in a kernel-mode userfault: with
+ * @probe the sleepable probe faults, else the system call's own
+ * getname().  Reports the CPU time the task used and the uffd messages
+ * that came in the next 500 ms; checks that everything completes once
+ * the fault is resolved.
+ */
+static int do_signal(int probe)
+{
+	struct sigaction sa;
+	char res[2048];
+	unsigned long long fault_addr;
+	long long c0, c1;
+	long msgs;
+	int fd = -1, uffd, done, tid;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;	/* no SA_RESTART */
+	if (sigaction(SIGUSR1, &sa, NULL))
+		tpst_die("sigaction");
+	uffd = uffd_setup(0, &page);
+	if (probe) {
+		fd = tpss_open();
+		if (tpss_do(fd, res, sizeof(res), "fault_arm %d %lx %zu",
+			    getpid(), (unsigned long)page, flen) ||
+		    tpst_num(res, "reg", -1)) {
+			tpst_check("completes", 0, "fault_arm: %s", res);
+			return 1;
+		}
+	}
+	if (pthread_create(&op_f.thread, NULL, faulter_tid_thread, &op_f))
+		tpst_die("pthread_create");
+	fault_addr = uffd_msg(uffd, 5000);
+	sleep_ms(200);
+	tid = __atomic_load_n(&faulter_tid, __ATOMIC_ACQUIRE);
+	c0 = thread_cpu_ms(tid);
+	syscall(SYS_tgkill, getpid(), tid, SIGUSR1);
+	msgs = count_msgs(uffd, 500);
+	c1 = thread_cpu_ms(tid);
+	printf("diag uffd signal (%s): in the 500 ms after SIGUSR1 the thread blocked in the kernel-mode fault used %lld ms of CPU and the uffd got %ld more fault messages (it was %s when the signal came)\n",
+	       probe ? "fault in a sleepable probe" : "fault in openat()'s getname(), no probe",
+	       c1 - c0, msgs, flag_get(&op_f.done) ? "done" : "blocked");
+	uffd_resolve(uffd);
+	done = wait_flag(&op_f.done, 10000);
+	if (probe) {
+		tpss_do(fd, res, sizeof(res), "fault_disarm");
+		close(fd);
+	}
+	tpst_check("completes", fault_addr == (uintptr_t)page && done &&
+		   op_f.ret == -1 && op_f.err == ENOENT &&
+		   (!probe || (tpst_num(res, "left", -1) == 0 && expect_bytes(res))),
+		   "fault at %#llx (want %p), openat done=%d ret=%ld (%s), want ENOENT%s%s",
+		   fault_addr, (void *)page, done, op_f.ret, strerror(op_f.err),
+		   probe ? "; probe: " : "", probe ? res : "");
+	if (!done)
+		_exit(1);
+	pthread_join(op_f.thread, NULL);
+	close(uffd);
+	return tpst_failed;
+}
+
 static int do_hang(void)
 {
 	char res[256];
@@ -537,6 +666,10 @@ int main(int argc, char **argv)
 		return do_usermode();
 	if (!strcmp(mode, "hang"))
 		return do_hang();
-	fprintf(stderr, "usage: tpst_uffd resolve|kill|usermode|hang\n");
+	if (!strcmp(mode, "signal"))
+		return do_signal(1);
+	if (!strcmp(mode, "signal_noprobe"))
+		return do_signal(0);
+	fprintf(stderr, "usage: tpst_uffd resolve|kill|usermode|signal|signal_noprobe|hang\n");
 	return 2;
 }

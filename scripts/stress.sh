@@ -1,0 +1,113 @@
+#!/bin/bash
+# stress.sh: the stress suite (make stress).  For baseline-stress and
+# patched-stress (the baseline and patched patch sets, plus
+# config-fragments/stress/kasan.config: generic KASAN, preemption and RCU
+# stall debugging): tree, config, build, initramfs, a boot with
+# tpsleep.mode=stress (tests/stress/run.sh: bad pointers, privilege, a
+# probe blocked on userfaultfd, attach/detach storm) and the console
+# splat check.  Then a harness case that must fail: patched-stress booted
+# with tpsleep.stress=hang, a sleepable probe that never returns, must be
+# killed at HANG_TIMEOUT and reported, its console log kept.
+# Prints a table and writes build/results/stress.md (scripts/stress-report.py).
+#
+#   STRESS_VARIANTS  default "baseline-stress patched-stress"
+#   STRESS_TIMEOUT   guest timeout of a stress boot, s (default 1500)
+#   HANG_TIMEOUT     guest timeout of the hang case, s (default 120)
+#   STRESS_APPEND    extra kernel command line, e.g. tpsleep.storm=...
+#   STRESS_HANG=0    skip the hang case
+. "$(dirname "$0")/lib.sh"
+VARIANTS=${STRESS_VARIANTS:-baseline-stress patched-stress}
+STRESS_TIMEOUT=${STRESS_TIMEOUT:-1500}
+HANG_TIMEOUT=${HANG_TIMEOUT:-120}
+HANG_VARIANT=${STRESS_HANG_VARIANT:-patched-stress}
+export FRAGMENTS=stress/kasan.config
+t_start=$(date +%s)
+"$TOP/scripts/deps.sh"
+mkdir -p "$RESULTS" "$LOGS"
+
+# run_stage STATUS-FILE NAME CMD...: run, record "NAME=ok|fail" and seconds
+run_stage() {
+	local st=$1 name=$2 t0 rc
+	shift 2
+	t0=$(date +%s)
+	set +e
+	"$@"
+	rc=$?
+	set -e
+	echo "${name}_s=$(( $(date +%s) - t0 ))" >> "$st"
+	if [ "$rc" = 0 ]; then
+		echo "$name=ok" >> "$st"
+	else
+		echo "$name=fail (status $rc)" >> "$st"
+	fi
+	return "$rc"
+}
+
+args=()
+for v in $VARIANTS; do
+	VARIANT=$v
+	st=$RESULTS/stress-$v.status
+	: > "$st"
+	rm -f "$LOGS/results-$v.ktap" "$LOGS/console-$v.log" "$RESULTS/stress-$v.ktap" "$RESULTS/stress-$v.console.log"
+	stage "stress: $v"
+	if run_stage "$st" tree "$TOP/scripts/tree.sh" "$v" &&
+	   run_stage "$st" config "$TOP/scripts/config.sh" "$v" &&
+	   run_stage "$st" build "$TOP/scripts/build.sh" "$v" &&
+	   run_stage "$st" initramfs "$TOP/scripts/initramfs.sh" "$v"; then
+		APPEND="tpsleep.mode=stress ${STRESS_APPEND:-}" TIMEOUT=$STRESS_TIMEOUT \
+			run_stage "$st" boot "$TOP/scripts/boot.sh" "$v" || true
+		if [ -f "$LOGS/console-$v.log" ]; then
+			run_stage "$st" log "$TOP/scripts/check-log.sh" "$LOGS/console-$v.log" || true
+			cp "$LOGS/console-$v.log" "$RESULTS/stress-$v.console.log"
+		fi
+		[ -f "$LOGS/results-$v.ktap" ] && cp "$LOGS/results-$v.ktap" "$RESULTS/stress-$v.ktap"
+	else
+		echo "FAILED: $v did not get to boot (see above)" >&2
+	fi
+	args+=("$v")
+done
+
+# The harness case: a guest whose probe never returns must be killed at
+# its timeout and reported, with its console log kept.
+hst=$RESULTS/stress-hang.status
+: > "$hst"
+if [ "${STRESS_HANG:-1}" != 0 ] && grep -q '^initramfs=ok' "$RESULTS/stress-$HANG_VARIANT.status" 2>/dev/null; then
+	# shellcheck disable=SC2034 # stage() prints it
+	VARIANT=$HANG_VARIANT
+	stage "stress: harness case, a probe that never returns (expect a kill after ${HANG_TIMEOUT}s)"
+	t0=$(date +%s)
+	set +e
+	out=$(APPEND="tpsleep.mode=stress tpsleep.stress=hang" TIMEOUT=$HANG_TIMEOUT \
+		"$TOP/scripts/boot.sh" "$HANG_VARIANT" 2>&1)
+	rc=$?
+	set -e
+	printf '%s\n' "$out" | tail -n 8
+	echo "hang_s=$(( $(date +%s) - t0 ))" >> "$hst"
+	hlog=$RESULTS/stress-hang.console.log
+	cp "$LOGS/console-$HANG_VARIANT.log" "$hlog" 2>/dev/null || : > "$hlog"
+	why=
+	[ "$rc" != 0 ] || why="boot.sh succeeded (status 0)"
+	[ -n "$why" ] || grep -q "hung: killed after ${HANG_TIMEOUT}s" <<< "$out" ||
+		why="boot.sh failed (status $rc) without reporting the hang"
+	[ -n "$why" ] || grep -q 'hang probe entered' "$hlog" ||
+		why="the console log has no 'hang probe entered' line"
+	[ -n "$why" ] || ! grep -q 'the probe returned' "$hlog" || why="the probe returned"
+	if [ -z "$why" ]; then
+		echo "hang=ok (killed after ${HANG_TIMEOUT}s and reported, console kept in ${hlog#"$TOP"/})" >> "$hst"
+	else
+		echo "hang=fail ($why)" >> "$hst"
+	fi
+	# boot.sh left these for the killed run: do not mistake them for the
+	# stress run's (copied above).
+	rm -f "$LOGS/results-$HANG_VARIANT.ktap"
+	[ -f "$RESULTS/stress-$HANG_VARIANT.console.log" ] &&
+		cp "$RESULTS/stress-$HANG_VARIANT.console.log" "$LOGS/console-$HANG_VARIANT.log"
+elif [ "${STRESS_HANG:-1}" != 0 ]; then
+	echo "hang=fail (no $HANG_VARIANT kernel)" >> "$hst"
+else
+	echo "hang=skipped (STRESS_HANG=0)" >> "$hst"
+fi
+
+echo "total_s=$(( $(date +%s) - t_start ))" > "$RESULTS/stress-total.status"
+echo
+python3 "$TOP/scripts/stress-report.py" "$RESULTS" "${args[@]}"

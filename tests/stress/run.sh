@@ -1,0 +1,225 @@
+#!/bin/sh
+# /tests/stress/run.sh [TIMEOUT]: the stress suite, run by /init instead of
+# the checks when the kernel command line says tpsleep.mode=stress (see
+# scripts/stress.sh).  KTAP on /dev/ttyS1 like the checks; every scenario
+# is bounded in count and time.  Results (KTAP names stress.SCENARIO.*):
+#
+#  badptr  system calls with NULL, unmapped, kernel, non-canonical and
+#          partially mapped user pointers while a probe on sys_enter copies
+#          from them (tpst_badptr): sleepable probe with copy_from_user()
+#          where sys_enter is may-sleep, else a normal probe with
+#          copy_from_user_nofault().  The system calls' results are also
+#          written as "# badptr CASE ret=R errno=E" for the comparison
+#          between kernels.
+#  priv    an unprivileged user (uid 1000) and tracefs, perf tracepoint
+#          events, BPF, userfaultfd, the test modules (tpst_priv); "# priv
+#          NAME errno=E" lines for the comparison.
+#  uffd    a sleepable probe blocked on a userfaultfd page (tpst_uffd
+#          resolve, kill, usermode, signal); SKIP without may-sleep
+#          sys_enter.  signal_noprobe, on every kernel: the same non-fatal
+#          signal to a task whose own system call is blocked on the page.
+#  storm   attach/detach storm of ftrace, perf, perf+BPF, BPF raw_tp and
+#          the test module's probes while 4 threads make system calls
+#          (tpst_storm).
+#  module_unload  both test modules unload at the end.
+#
+# tpsleep.stress=hang (kernel command line) instead registers a sleepable
+# probe that never returns and calls into it: the guest must hang and be
+# killed by the host (scripts/stress.sh, expected failure).
+# tpsleep.storm=SECS,FTRACE,PERF,PERFBPF,RAWTP,MODCYCLES overrides the
+# storm's deadline and cycle counts.
+. /tests/ktap.sh
+set -u
+
+T=/sys/kernel/tracing
+W=/tmp/stress
+BIN=/tests/bin
+NEED_SYS="needs patch 5 (syscalls): sys_enter is not may-sleep"
+# storm: at most STORM_SECS, then the cycle targets of ftrace, perf,
+# perf+BPF, raw_tp, module (cycles of 2 attach/detach each): 10700
+# attach/detach cycles in all, weighted towards raw_tp, whose Tasks Trace
+# waits happen outside the tracepoint and event mutexes; the others
+# serialize on them (about 90 cycles/s in all, lean patched kernel, TCG)
+STORM="420,400,800,700,6000,1400"
+what=all
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	tpsleep.stress=*) what=${arg#*=} ;;
+	tpsleep.storm=*) STORM=${arg#*=} ;;
+	esac
+done
+
+echo 0 > "$KTAP_COUNT_FILE"
+echo "KTAP version 1" > "$KTAP_OUT"
+ktap_diag "stress: variant $(cat /tests/variant), kernel $(uname -r), features: $(tr '\n' ' ' < /tests/features)"
+rm -rf $W
+mkdir -p $W
+
+# st_run NAME OUT PROG ARGS...: run under a timeout, output to the console
+# and OUT; its "diag" lines become KTAP diagnostics.  Returns its status.
+st_run() {
+	_secs=$1 _out=$2
+	shift 2
+	timeout "$_secs" "$@" > "$_out" 2>&1
+	_rc=$?
+	sed 's/^/  /' "$_out"
+	grep '^diag ' "$_out" | while IFS= read -r _l; do
+		ktap_diag "${_l#diag }"
+	done
+	return $_rc
+}
+
+# st_checks PREFIX OUT RC NAME...: one KTAP result per NAME from the
+# "check NAME ok|fail WHY" lines in OUT; a missing one fails.
+st_checks() {
+	_p=$1 _out=$2 _rc=$3
+	shift 3
+	for _c in "$@"; do
+		_line=$(grep "^check $_c " "$_out" | tail -n 1)
+		case "$_line" in
+		"check $_c ok")
+			ktap_pass "$_p.$_c" ;;
+		"check $_c fail "*)
+			ktap_fail "$_p.$_c" "${_line#check "$_c" fail }" ;;
+		*)
+			ktap_fail "$_p.$_c" "no result (exit status $_rc, 124/143 = timeout): $(tail -n 2 "$_out" | tr '\n' ' ')" ;;
+		esac
+	done
+}
+
+st_skip() {
+	_p=$1 _why=$2
+	shift 2
+	for _c in "$@"; do
+		ktap_skip "$_p.$_c" "$_why"
+	done
+}
+
+st_tracing_clean() {
+	echo 0 > $T/events/enable
+	echo nop > $T/current_tracer
+	echo > $T/trace
+	echo 1 > $T/tracing_on
+}
+
+# st_time NAME START: a diagnostic with the scenario's duration
+st_time() {
+	_now=$(cut -d' ' -f1 /proc/uptime)
+	ktap_diag "scenario $1: $(echo "$_now $2" | awk '{ printf "%d", $1 - $2 }') s"
+}
+
+now() { cut -d' ' -f1 /proc/uptime; }
+
+# Two CPUs or more, or the storms only interleave by preemption.
+ncpu=$(grep -c '^processor' /proc/cpuinfo)
+ktap_diag "cpus: $ncpu online"
+if [ "$ncpu" -ge 2 ]; then
+	ktap_pass stress.cpus
+else
+	ktap_fail stress.cpus "$ncpu CPU online (a kernel without ACPI sees only the boot CPU in QEMU's MP table): nothing runs in parallel"
+fi
+
+for m in tpsleep_test tpsleep_stress; do
+	if ! insmod /tests/modules/$m.ko > $W/insmod.out 2>&1; then
+		ktap_fail stress.module_load "insmod $m: $(tr '\n' ' ' < $W/insmod.out)"
+		echo "1..$(cat "$KTAP_COUNT_FILE")" > "$KTAP_OUT"
+		exit 0
+	fi
+done
+
+# --- harness case: a probe that never returns -----------------------------
+if [ "$what" = hang ]; then
+	ktap_diag "hang: a sleepable probe on sys_enter that never returns; this guest must be killed at its timeout"
+	echo "tpsleep: stress hang case: calling into a probe that never returns"
+	$BIN/tpst_uffd hang
+	echo "tpsleep: stress hang case: the probe returned (unexpected)"
+	ktap_fail stress.hang "the probe returned"
+	echo "1..$(cat "$KTAP_COUNT_FILE")" > "$KTAP_OUT"
+	exit 0
+fi
+
+# --- bad pointers -----------------------------------------------------------
+t0=$(now)
+echo "tpsleep: === stress badptr at ${t0}s"
+if has_feature syscalls; then bmode=sleepy; else bmode=nofault; fi
+ktap_diag "badptr: probe mode $bmode"
+st_run 300 $W/badptr.out $BIN/tpst_badptr $bmode
+st_checks stress.badptr $W/badptr.out $? \
+	openat.good openat.null openat.unmapped openat.kernel_text \
+	openat.kernel_map openat.noncanonical openat.partial \
+	openat.partial_nul stat.null stat.unmapped stat.kernel_text \
+	stat.partial stat.partial_nul stat.statbuf_null stat.statbuf_kernel \
+	openat2.good openat2.null openat2.unmapped openat2.kernel_text \
+	openat2.partial
+st_time badptr "$t0"
+
+# --- privilege ------------------------------------------------------------
+t0=$(now)
+echo "tpsleep: === stress priv at ${t0}s"
+st_run 120 $W/priv.out $BIN/tpst_priv 1000
+st_checks stress.priv $W/priv.out $? dropped \
+	tracefs.raw_syscalls_enable tracefs.syscalls_enable tracefs.root_dir \
+	perf.tp_task perf.tp_cpu perf.tp_task_user perf.set_bpf_root_prog \
+	perf.tp_task_user_raw perf.syscall_tp_task_user \
+	bpf.prog_load_raw_tp bpf.prog_load_tracepoint \
+	bpf.raw_tp_open_root_prog bpf.map_create \
+	uffd.kernel_faults uffd.user_mode_only uffd.dev \
+	module.stress_ctl module.test_ctl module.finit_module
+st_time priv "$t0"
+
+# --- a sleepable probe blocked on a userfaultfd page ----------------------
+t0=$(now)
+echo "tpsleep: === stress uffd at ${t0}s"
+R="entered blocked same_tp_fires other_tps_fire unreg_waits copy complete"
+K="entered blocked killed unreg_waits copy_failed"
+U="not_blocked efault syscall"
+st_tracing_clean
+if has_feature syscalls; then
+	# shellcheck disable=SC2086 # word lists
+	{
+		st_run 120 $W/uffd-resolve.out $BIN/tpst_uffd resolve
+		st_checks stress.uffd.resolve $W/uffd-resolve.out $? $R
+		st_run 120 $W/uffd-kill.out $BIN/tpst_uffd kill
+		st_checks stress.uffd.kill $W/uffd-kill.out $? $K
+		st_run 120 $W/uffd-usermode.out $BIN/tpst_uffd usermode
+		st_checks stress.uffd.usermode $W/uffd-usermode.out $? $U
+		st_run 120 $W/uffd-signal.out $BIN/tpst_uffd signal
+		st_checks stress.uffd.signal $W/uffd-signal.out $? completes
+	}
+else
+	# shellcheck disable=SC2086
+	{
+		st_skip stress.uffd.resolve "$NEED_SYS" $R
+		st_skip stress.uffd.kill "$NEED_SYS" $K
+		st_skip stress.uffd.usermode "$NEED_SYS" $U
+		st_skip stress.uffd.signal "$NEED_SYS" completes
+	}
+fi
+# The same signal without a probe (openat()'s own fault): every kernel.
+st_run 120 $W/uffd-signal-noprobe.out $BIN/tpst_uffd signal_noprobe
+st_checks stress.uffd.signal_noprobe $W/uffd-signal-noprobe.out $? completes
+st_tracing_clean
+st_time uffd "$t0"
+
+# --- attach/detach storm ----------------------------------------------------
+t0=$(now)
+echo "tpsleep: === stress storm at ${t0}s"
+if has_feature syscalls; then smode=sleepy; else smode=normal; fi
+# shellcheck disable=SC2046 # the comma separated numbers become arguments
+set -- $(echo "$STORM" | tr ',' ' ')
+ktap_diag "storm: $1 s at most, cycles: ftrace $2, perf $3, perf+bpf $4, raw_tp $5, module $smode $6 (x2)"
+st_tracing_clean
+st_run $(($1 + 240)) $W/storm.out $BIN/tpst_storm "$1" "$2" "$3" "$4" "$5" "$6" $smode
+rc=$?
+grep '^storm ' $W/storm.out | while IFS= read -r l; do ktap_diag "$l"; done
+st_checks stress.storm $W/storm.out $rc load ftrace perf perfbpf rawtp module cookies total
+st_tracing_clean
+st_time storm "$t0"
+
+# --- the modules unload -----------------------------------------------------
+if rmmod tpsleep_stress > $W/rmmod.out 2>&1 && rmmod tpsleep_test >> $W/rmmod.out 2>&1; then
+	ktap_pass stress.module_unload
+else
+	ktap_fail stress.module_unload "$(tr '\n' ' ' < $W/rmmod.out)"
+fi
+echo "1..$(cat "$KTAP_COUNT_FILE")" > "$KTAP_OUT"
