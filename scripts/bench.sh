@@ -7,7 +7,11 @@
 #   icount  QEMU -icount $BENCH_ICOUNT: virtual time advances per guest
 #           instruction (shift=0: 1 ns each), so a guest-measured ns is an
 #           instruction count, the same on a loaded or idle host.  The
-#           primary figure.
+#           primary figure.  One vCPU (BENCH_ICOUNT_SMP): with -smp 2
+#           and -icount (QEMU 7.2, shift=0, sleep=off or sleep=on) the
+#           guest stops for good at "smp: Bringing up secondary CPUs"
+#           (seen here: no console line in 3 minutes after 0.69 s of
+#           virtual time), so the tracers share the CPU with the loop.
 #   tcg     plain TCG, guest time is host wall-clock time; host load and
 #           run-to-run noise show, the paired repeats give the spread.
 # Results: build/results/bench.md (printed at the end), bench.csv,
@@ -16,8 +20,15 @@
 # Environment (defaults in brackets):
 #   BENCH_BOOTS      boots per variant and mode                     [5]
 #   BENCH_MODES      which ways to measure                          [icount tcg]
-#   BENCH_VARIANTS   the two variants, A then B (ratio = B/A)       [baseline patched]
+#   BENCH_VARIANTS   the two variants, A then B (ratio = B/A)       [baseline-bench patched-bench]
+#                    *-bench: the variant's patches, the lean config without
+#                    30-debug.config's lockdep/PROVE_RCU/DEBUG_PREEMPT
+#                    (config-fragments/bench/nodebug.config), built here
+#                    (tree, config, build, initramfs; a no-op when up to
+#                    date).  Other variants (e.g. "baseline patched", the
+#                    debug kernels of make check) must be built already.
 #   BENCH_ICOUNT     the -icount option                             [shift=0,sleep=off,align=off]
+#   BENCH_ICOUNT_SMP vCPUs of the icount guests                      [1]
 #   BENCH_ICOUNT_ARGS, BENCH_TCG_ARGS  guest parameters per mode (tests/bench/lib.sh)
 #                    [iters=20000 reps=3 warmup=2000 cycles=10] and
 #                    [iters=100000 reps=7 warmup=10000 cycles=20]
@@ -26,14 +37,14 @@
 #   BENCH_APPEND     more kernel command line for every bench guest  []
 #                    (e.g. lockdep.prove_locking=0: lockdep bookkeeping stays)
 #   TIMEOUT          one guest, seconds                             [900]
-# The kernels are not built here: build them first (make build VARIANT=...).
 # `scripts/bench.sh report` only redoes the table, CSV and plot from the
 # guest results of the last run (build/bench/runs/).
 . "$(dirname "$0")/lib.sh"
 BENCH_BOOTS=${BENCH_BOOTS:-5}
 BENCH_MODES=${BENCH_MODES:-icount tcg}
-BENCH_VARIANTS=${BENCH_VARIANTS:-baseline patched}
+BENCH_VARIANTS=${BENCH_VARIANTS:-baseline-bench patched-bench}
 BENCH_ICOUNT=${BENCH_ICOUNT:-shift=0,sleep=off,align=off}
+BENCH_ICOUNT_SMP=${BENCH_ICOUNT_SMP:-1}
 BENCH_ICOUNT_ARGS=${BENCH_ICOUNT_ARGS:-iters=20000 reps=3 warmup=2000 cycles=10}
 BENCH_TCG_ARGS=${BENCH_TCG_ARGS:-iters=100000 reps=7 warmup=10000 cycles=20}
 export TIMEOUT=${TIMEOUT:-900}
@@ -92,6 +103,18 @@ mkdir -p "$runs" "$work/initramfs" "$work/obj" "$work/logs" "$RESULTS"
 # tests/progs/out/ (bench_*).  So build/initramfs and build/logs of
 # `make check` are left as they are.
 make -s -C "$TOP/tests/progs" >/dev/null
+for v in $var_a $var_b; do
+	case "$v" in
+	*-bench)
+		VARIANT=$v
+		stage "bench: kernel $v (lean, no lock/RCU debugging)"
+		FRAGMENTS=bench/nodebug.config "$TOP/scripts/tree.sh" "$v"
+		FRAGMENTS=bench/nodebug.config "$TOP/scripts/config.sh" "$v"
+		"$TOP/scripts/build.sh" "$v"
+		"$TOP/scripts/initramfs.sh" "$v"
+		;;
+	esac
+done
 for v in $var_a $var_b; do
 	kernel=$(obj_of "$v")/arch/x86/boot/bzImage
 	[ -f "$kernel" ] || die "no kernel for $v ($kernel): run make build VARIANT=$v"
@@ -157,7 +180,7 @@ guest_args() {	# guest_args "iters=N reps=N ...": the tpsleep.* command line
 nboots=0
 for mode in $BENCH_MODES; do
 	case "$mode" in
-	icount)	qemu_extra="-icount $BENCH_ICOUNT"
+	icount)	qemu_extra="-icount $BENCH_ICOUNT -smp $BENCH_ICOUNT_SMP"
 		append="tsc=reliable tsc_early_khz=1000000$(guest_args "$BENCH_ICOUNT_ARGS")" ;;
 	tcg)	qemu_extra=
 		append="tsc=reliable tsc_early_khz=$BENCH_TSC_KHZ$(guest_args "$BENCH_TCG_ARGS")" ;;

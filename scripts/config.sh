@@ -21,21 +21,31 @@ make -s -C "$tree" O="$obj" tinyconfig >/dev/null 2>&1
 	{ cat "$obj/merge_config.log"; die "merge_config.sh failed"; }
 make -s -C "$tree" O="$obj" olddefconfig >/dev/null
 
-# Every option requested by a fragment must be in the final .config.
-bad=0
+# Every option requested by a fragment must be in the final .config; a
+# later fragment's request of an option replaces an earlier one's (as in
+# merge_config.sh).
+declare -A want_of=() from_of=()
+order=()
 for f in "${frags[@]}"; do
 	while IFS= read -r line; do
 		case "$line" in
-		CONFIG_*=*) opt=${line%%=*}; want=$line ;;
-		"# CONFIG_"*" is not set") opt=${line#\# }; opt=${opt%% *}; want=$line ;;
+		CONFIG_*=*) opt=${line%%=*} ;;
+		"# CONFIG_"*" is not set") opt=${line#\# }; opt=${opt%% *} ;;
 		*) continue ;;
 		esac
-		got=$(grep -E "^($opt=|# $opt is not set)" "$obj/.config" || true)
-		if [ "$want" != "$got" ] && ! { [ -z "$got" ] && [ "${want#\# }" != "$want" ]; }; then
-			echo "config: ${f##*/}: requested '$want', got '${got:-<absent>}'" >&2
-			bad=1
-		fi
+		[ -n "${want_of[$opt]+set}" ] || order+=("$opt")
+		want_of[$opt]=$line
+		from_of[$opt]=${f##*/}
 	done < "$f"
+done
+bad=0
+for opt in "${order[@]}"; do
+	want=${want_of[$opt]}
+	got=$(grep -E "^($opt=|# $opt is not set)" "$obj/.config" || true)
+	if [ "$want" != "$got" ] && ! { [ -z "$got" ] && [ "${want#\# }" != "$want" ]; }; then
+		echo "config: ${from_of[$opt]}: requested '$want', got '${got:-<absent>}'" >&2
+		bad=1
+	fi
 done
 [ "$bad" = 0 ] || die "config options were dropped by Kconfig (see above)"
 echo "config: $(grep -c '=y' "$obj/.config") options =y, all requested options present"
