@@ -31,8 +31,11 @@
  *              complete       openat() (-ENOENT), the synchronization, the
  *                             0->1 registration and the ftrace enable all
  *                             returned within 10 s of the resolution
- *            The time the 0->1 registration and the ftrace enable took is
- *            reported ("diag" lines), not judged.
+ *              unrelated_free the 0->1 registration and the ftrace enable
+ *                             returned before the resolution: the blocked
+ *                             probe holds up its own tracepoint's
+ *                             teardown, not other tracepoints' first probe
+ *            The times they took are also reported ("diag" lines).
  *   kill     a child process makes the openat() and is never resolved; it
  *            gets SIGKILL about 1 s after the unregistration started:
  *              entered, blocked  as above
@@ -357,6 +360,11 @@ static int do_resolve(void)
 		   "within 10 s of the resolution: openat done=%d (%ld, %s), unregistration done=%d, 0->1 registration done=%d (%s), ftrace enable done=%d (%ld)",
 		   flag_get(&op_f.done), op_f.ret, strerror(op_f.err), flag_get(&op_u.done), flag_get(&op_o.done),
 		   op_o.res, flag_get(&op_e.done), op_e.ret);
+	tpst_check("unrelated_free",
+		   op_o.ret_ns && op_o.ret_ns < t_res && op_e.ret_ns &&
+		   op_e.ret_ns < t_res,
+		   "0->1 registration returned %+lld ms, ftrace enable %+lld ms after the resolution (want both before it)",
+		   ms_rel(op_o.ret_ns, t_res), ms_rel(op_e.ret_ns, t_res));
 	tpss_tracefs_write(UNRELATED_EVENT, "0");
 	if (!ok)
 		/* Something is stuck in the kernel: do not join it. */

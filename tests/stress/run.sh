@@ -170,7 +170,7 @@ st_time priv "$t0"
 # --- a sleepable probe blocked on a userfaultfd page ----------------------
 t0=$(now)
 echo "tpsleep: === stress uffd at ${t0}s"
-R="entered blocked same_tp_fires other_tps_fire unreg_waits copy complete"
+R="entered blocked same_tp_fires other_tps_fire unreg_waits copy complete unrelated_free"
 K="entered blocked killed unreg_waits copy_failed"
 U="not_blocked efault syscall"
 st_tracing_clean
