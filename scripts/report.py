@@ -5,47 +5,14 @@ report.py VARIANT=KTAP-FILE... prints a per-check table (one column per
 variant) and the closing line 'N passed, N failed, N skipped'.  Exit status
 is 1 on any failure, a missing or short plan, or a missing results file.
 """
-import re
 import sys
 
-LINE = re.compile(r'^(not ok|ok) (\d+) (\S+)(?: # (SKIP|TODO)\b ?(.*))?$')
+import ktap
 
 
 def parse(path):
-    results, problems, plan, seen_header = {}, [], None, False
-    try:
-        text = open(path, encoding='utf-8', errors='replace').read()
-    except OSError as err:
-        return {}, [f'no results: {err}']
-    diags = []
-    for raw in text.splitlines():
-        line = raw.strip('\r')
-        if line.startswith('KTAP version'):
-            seen_header = True
-        elif re.match(r'^1\.\.\d+$', line):
-            plan = int(line[3:])
-        elif line.startswith('#'):
-            diags.append(line[1:].strip())
-        else:
-            m = LINE.match(line)
-            if m:
-                status = ('SKIP' if m.group(4) == 'SKIP' else
-                          'PASS' if m.group(1) == 'ok' else 'FAIL')
-                name = m.group(3)
-                if name in results:
-                    problems.append(f'check {name} reported twice')
-                why = m.group(5) or ''
-                if status == 'FAIL':
-                    why = next((d.split(': ', 1)[1] for d in reversed(diags)
-                                if d.startswith(name + ': ')), '')
-                results[name] = (status, why)
-    if not seen_header:
-        problems.append('no KTAP header')
-    if plan is None:
-        problems.append('no plan line: the guest did not finish')
-    elif plan != len(results):
-        problems.append(f'plan says {plan} checks, {len(results)} reported')
-    return results, problems
+    results, _, twice, problems = ktap.parse(path, unit=' checks')
+    return results, [f'check {name} reported twice' for name in twice] + problems
 
 
 def main(args):

@@ -14,7 +14,8 @@ import os
 import re
 import sys
 
-LINE = re.compile(r'^(not ok|ok) (\d+) (\S+)(?: # (SKIP|TODO)\b ?(.*))?$')
+import ktap
+
 SCENARIOS = [
     ('badptr', 'stress.badptr.', 'bad user pointers under a copying probe'),
     ('priv', 'stress.priv.', 'unprivileged user (uid 1000)'),
@@ -42,35 +43,7 @@ def read_status(path):
 
 
 def parse_ktap(path):
-    res, diags, problems, plan, header = {}, [], [], None, False
-    try:
-        text = open(path, encoding='utf-8', errors='replace').read()
-    except OSError as err:
-        return {}, [], [f'no results: {err}']
-    for raw in text.splitlines():
-        line = raw.strip('\r')
-        if line.startswith('KTAP version'):
-            header = True
-        elif re.match(r'^1\.\.\d+$', line):
-            plan = int(line[3:])
-        elif line.startswith('#'):
-            diags.append(line[1:].strip())
-        else:
-            m = LINE.match(line)
-            if m:
-                status = ('SKIP' if m.group(4) == 'SKIP' else
-                          'PASS' if m.group(1) == 'ok' else 'FAIL')
-                why = m.group(5) or ''
-                if status == 'FAIL':
-                    why = next((d.split(': ', 1)[1] for d in reversed(diags)
-                                if d.startswith(m.group(3) + ': ')), '')
-                res[m.group(3)] = (status, why)
-    if not header:
-        problems.append('no KTAP header')
-    if plan is None:
-        problems.append('no plan line: the guest did not finish')
-    elif plan != len(res):
-        problems.append(f'plan says {plan}, {len(res)} reported')
+    res, diags, _, problems = ktap.parse(path)
     return res, diags, problems
 
 

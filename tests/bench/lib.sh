@@ -79,25 +79,10 @@ ftrace_events() {
 		$T/per_cpu/cpu0/stats
 }
 # The stand-in <linux/types.h> bpftrace needs without BTF (as in
-# tests/guest/checks/30-bpftrace.sh).
+# tests/guest/checks/30-bpftrace.sh), in $W/inc for -I.
 bt_types_h() {
 	mkdir -p $W/inc/linux
-	cat > $W/inc/linux/types.h <<'EOT'
-#ifndef _LINUX_TYPES_H
-#define _LINUX_TYPES_H
-typedef signed char s8, __s8;
-typedef unsigned char u8, __u8;
-typedef short s16, __s16;
-typedef unsigned short u16, __u16;
-typedef int s32, __s32;
-typedef unsigned int u32, __u32;
-typedef long long s64, __s64;
-typedef unsigned long long u64, __u64;
-typedef unsigned short umode_t;
-typedef int pid_t;
-typedef unsigned int uid_t, gid_t;
-#endif
-EOT
+	cp /tests/bench/bpftrace-types.h $W/inc/linux/types.h
 }
 
 st_none() {

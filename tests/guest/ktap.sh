@@ -51,6 +51,35 @@ ktap_check() {
 		ktap_fail "$_kname" "$(echo "$_kout" | tail -n 3 | tr '\n' ' ')"
 	fi
 }
+# ktap_check_lines PREFIX OUT STATUS NAME...: one result PREFIX.NAME per
+# NAME from the "check NAME ok|fail WHY" lines a program wrote to OUT (the
+# last one wins); a NAME without a line fails, with "exit status STATUS"
+# and the end of OUT.
+ktap_check_lines() {
+	local _kp _kout _kst _kc _kline
+	_kp=$1 _kout=$2 _kst=$3
+	shift 3
+	for _kc in "$@"; do
+		_kline=$(grep "^check $_kc " "$_kout" | tail -n 1)
+		case "$_kline" in
+		"check $_kc ok")
+			ktap_pass "$_kp.$_kc" ;;
+		"check $_kc fail "*)
+			ktap_fail "$_kp.$_kc" "${_kline#check "$_kc" fail }" ;;
+		*)
+			ktap_fail "$_kp.$_kc" "no result (exit status $_kst): $(tail -n 2 "$_kout" | tr '\n' ' ')" ;;
+		esac
+	done
+}
+# ktap_skip_all PREFIX WHY NAME...: skip PREFIX.NAME for each NAME
+ktap_skip_all() {
+	local _kp _kwhy _kc
+	_kp=$1 _kwhy=$2
+	shift 2
+	for _kc in "$@"; do
+		ktap_skip "$_kp.$_kc" "$_kwhy"
+	done
+}
 
 # has_feature TAG: the kernel carries the patch that provides TAG
 has_feature() {

@@ -16,44 +16,16 @@
  * Exit status is non-zero, with a message, on any error.
  */
 #define _GNU_SOURCE
-#include <errno.h>
+#define BENCH_NAME "bench_evtoggle"
+#include "bench_common.h"
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_CYCLES 1000
-
-static void die(const char *what)
-{
-	fprintf(stderr, "bench_evtoggle: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts))
-		die("clock_gettime");
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, long n)
-{
-	qsort(v, n, sizeof(v[0]), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 /* Write VAL to PATH; return how long the write() took, in ns. */
 static double timed_write(const char *path, const char *val)

@@ -15,34 +15,17 @@
  * Exit status is non-zero, with a message, on any error.
  */
 #define _GNU_SOURCE
+#define BENCH_NAME "bench_syscall"
+#include "bench_common.h"
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_REPS 101
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts)) {
-		perror("bench_syscall: clock_gettime");
-		exit(1);
-	}
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 static long arg(int argc, char **argv, int i, long def)
 {
@@ -64,7 +47,7 @@ int main(int argc, char **argv)
 	long iters = arg(argc, argv, 1, 200000);
 	long reps = arg(argc, argv, 2, 5);
 	long warmup = arg(argc, argv, 3, 20000);
-	double ns[MAX_REPS], t0, t1;
+	double ns[MAX_REPS], t0, t1, med;
 	cpu_set_t cpus;
 	long i, r;
 
@@ -89,9 +72,8 @@ int main(int argc, char **argv)
 		t1 = now_ns();
 		ns[r] = (t1 - t0) / (double)iters;
 	}
-	qsort(ns, reps, sizeof(ns[0]), cmp_double);
+	med = median(ns, reps);	/* sorts */
 	printf("bench_syscall: ns=%.2f min=%.2f max=%.2f iters=%ld reps=%ld calls=%ld\n",
-	       reps % 2 ? ns[reps / 2] : (ns[reps / 2 - 1] + ns[reps / 2]) / 2,
-	       ns[0], ns[reps - 1], iters, reps, warmup + iters * reps);
+	       med, ns[0], ns[reps - 1], iters, reps, warmup + iters * reps);
 	return 0;
 }

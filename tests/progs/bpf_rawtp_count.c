@@ -22,8 +22,8 @@
  * Exit status is non-zero, with a message, on any error.
  */
 #define _GNU_SOURCE
+#include "bpf_raw.h"
 #include <errno.h>
-#include <linux/bpf.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,38 +40,11 @@ struct counts {
 	uint64_t all;
 };
 
-#define INSN(c, d, s, o, i) \
-	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
-			    .off = (o), .imm = (i) })
-#define MOV64_REG(d, s)		INSN(BPF_ALU64 | BPF_MOV | BPF_X, d, s, 0, 0)
-#define MOV64_IMM(d, i)		INSN(BPF_ALU64 | BPF_MOV | BPF_K, d, 0, 0, i)
-#define ADD64_IMM(d, i)		INSN(BPF_ALU64 | BPF_ADD | BPF_K, d, 0, 0, i)
-#define RSH64_IMM(d, i)		INSN(BPF_ALU64 | BPF_RSH | BPF_K, d, 0, 0, i)
-#define LDX(sz, d, s, o)	INSN(BPF_LDX | BPF_MEM | (sz), d, s, o, 0)
-#define ST_IMM(sz, d, o, i)	INSN(BPF_ST | BPF_MEM | (sz), d, 0, o, i)
-#define ATOMIC_ADD64(d, s, o)	INSN(BPF_STX | BPF_ATOMIC | BPF_DW, d, s, o, BPF_ADD)
-#define JEQ_IMM(d, i, o)	INSN(BPF_JMP | BPF_JEQ | BPF_K, d, 0, o, i)
-#define JNE_IMM(d, i, o)	INSN(BPF_JMP | BPF_JNE | BPF_K, d, 0, o, i)
-#define JNE_REG(d, s, o)	INSN(BPF_JMP | BPF_JNE | BPF_X, d, s, o, 0)
-#define CALL(f)			INSN(BPF_JMP | BPF_CALL, 0, 0, 0, f)
-#define EXIT()			INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0)
-/* 64-bit immediate load of a map fd: two instructions */
-#define LD_MAP_FD(d, fd) \
-	INSN(BPF_LD | BPF_DW | BPF_IMM, d, BPF_PSEUDO_MAP_FD, 0, fd), \
-	INSN(0, 0, 0, 0, 0)
-
 static void die(const char *what)
 {
 	fprintf(stderr, "bpf_rawtp_count: %s: %s\n", what, strerror(errno));
 	exit(1);
 }
-
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(SYS_bpf, cmd, attr, sizeof(*attr));
-}
-
-static char verifier_log[65536];
 
 static int load_prog(int map_fd)
 {
@@ -96,24 +69,12 @@ static int load_prog(int map_fd)
 		MOV64_IMM(BPF_REG_0, 0),		/* out: */
 		EXIT(),
 	};
-	union bpf_attr attr;
 	int fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
-	attr.insns = (uintptr_t)prog;
-	attr.insn_cnt = sizeof(prog) / sizeof(prog[0]);
-	attr.license = (uintptr_t)"GPL";
-	attr.log_buf = (uintptr_t)verifier_log;
-	attr.log_size = sizeof(verifier_log);
-	attr.log_level = 1;
-	memcpy(attr.prog_name, "rawtp_count", sizeof("rawtp_count"));
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	fd = bpf_raw_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, prog,
+			       sizeof(prog) / sizeof(prog[0]), "rawtp_count");
 	if (fd < 0) {
-		int e = errno;
-
-		fprintf(stderr, "verifier log:\n%s\n", verifier_log);
-		errno = e;
+		bpf_raw_print_log();
 		die("BPF_PROG_LOAD");
 	}
 	return fd;
@@ -123,7 +84,6 @@ int main(int argc, char **argv)
 {
 	long k = argc > 1 ? strtol(argv[1], NULL, 10) : 1000;
 	int go[2], ready[2], map_fd, prog_fd, tp_fd, status;
-	union bpf_attr attr;
 	struct counts val;
 	uint32_t key = 0;
 	pid_t child;
@@ -152,31 +112,18 @@ int main(int argc, char **argv)
 	if (read(ready[0], &c, 1) != 1)
 		die("read ready pipe");
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = sizeof(key);
-	attr.value_size = sizeof(val);
-	attr.max_entries = 1;
-	map_fd = sys_bpf(BPF_MAP_CREATE, &attr);
+	map_fd = bpf_raw_array_create(sizeof(val), 1);
 	if (map_fd < 0)
 		die("BPF_MAP_CREATE");
 
 	memset(&val, 0, sizeof(val));
 	val.target_tgid = child;
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = map_fd;
-	attr.key = (uintptr_t)&key;
-	attr.value = (uintptr_t)&val;
-	attr.flags = BPF_ANY;
-	if (sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
+	if (bpf_raw_map_update(map_fd, &key, &val, BPF_ANY))
 		die("BPF_MAP_UPDATE_ELEM");
 
 	prog_fd = load_prog(map_fd);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.raw_tracepoint.name = (uintptr_t)"sys_enter";
-	attr.raw_tracepoint.prog_fd = prog_fd;
-	tp_fd = sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+	tp_fd = bpf_raw_tp_open("sys_enter", prog_fd);
 	if (tp_fd < 0)
 		die("BPF_RAW_TRACEPOINT_OPEN sys_enter");
 
@@ -193,11 +140,7 @@ int main(int argc, char **argv)
 
 	close(tp_fd);	/* detach */
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = map_fd;
-	attr.key = (uintptr_t)&key;
-	attr.value = (uintptr_t)&val;
-	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+	if (bpf_raw_map_lookup(map_fd, &key, &val))
 		die("BPF_MAP_LOOKUP_ELEM");
 	if (val.target_tgid != (uint32_t)child) {
 		fprintf(stderr, "bpf_rawtp_count: map target changed\n");

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #define TPST_CTL "/proc/tpsleep_test"
+#define TPST_CMD_MAX 128	/* longest command, with its NUL */
 
 static int tpst_failed;
 
@@ -61,21 +62,30 @@ static inline int tpst_open(void)
 	return fd;
 }
 
+/* Format a command into @cmd (TPST_CMD_MAX bytes): its length. */
+static inline int __attribute__((format(printf, 2, 0)))
+tpst_vformat(char *cmd, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(cmd, TPST_CMD_MAX, fmt, ap);
+
+	if (n < 0 || n >= TPST_CMD_MAX) {
+		fprintf(stderr, "command too long\n");
+		exit(2);
+	}
+	return n;
+}
+
 /* Write one command; returns 0 or -errno (the module rejects bad ones). */
 static inline int __attribute__((format(printf, 2, 3)))
 tpst_cmd(int fd, const char *fmt, ...)
 {
-	char cmd[128];
+	char cmd[TPST_CMD_MAX];
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	n = tpst_vformat(cmd, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(cmd)) {
-		fprintf(stderr, "command too long\n");
-		exit(2);
-	}
 	printf("> %s\n", cmd);
 	fflush(stdout);
 	if (write(fd, cmd, n) != n)
@@ -95,6 +105,22 @@ static inline void tpst_result(int fd, char *buf, size_t size)
 	if (n && buf[n - 1] != '\n')
 		printf("\n");
 	fflush(stdout);
+}
+
+/* Read the small file @path into @buf, NUL terminated: its length, or -1. */
+static inline ssize_t tpst_read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
 }
 
 /* Value of " KEY=" (or "KEY=" at the start) in @buf, as a string. */

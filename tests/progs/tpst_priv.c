@@ -207,12 +207,12 @@ int main(int argc, char **argv)
 	 * BPF_MAP_CREATE: with root's program fd, the raw tracepoint attach
 	 * has no capability check of its own.
 	 */
-	fd = tpss_rawtp_open("sys_enter", rawtp_prog);
+	fd = bpf_raw_tp_open("sys_enter", rawtp_prog);
 	attempt("bpf.raw_tp_open_root_prog", fd, 0);
 	if (fd >= 0)
 		close(fd);
 	memset(&battr, 0, sizeof(battr));
-	fd = tpss_bpf(BPF_MAP_CREATE, &battr);
+	fd = sys_bpf(BPF_MAP_CREATE, &battr);
 	attempt("bpf.map_create", fd, EPERM);
 	if (fd >= 0)
 		close(fd);

@@ -202,7 +202,7 @@ static void *rawtp_thread(void *arg)
 
 	while (tr_go_on(t)) {
 		tp = (t->cycles & 3) == 3 ? "sys_exit" : "sys_enter";
-		fd = tpss_rawtp_open(tp, t->prog_fd);
+		fd = bpf_raw_tp_open(tp, t->prog_fd);
 		if (fd < 0)
 			tr_error(t, "BPF_RAW_TRACEPOINT_OPEN", errno);
 		else

@@ -3,13 +3,14 @@
  * Helpers shared by the stress programs (tpst_storm, tpst_uffd,
  * tpst_badptr, tpst_priv), on top of tpst_common.h: the control file of
  * tpsleep_stress.ko, tracefs event ids, perf_event_open() and a counting
- * BPF program loaded through the bare bpf() syscall (no libbpf).
+ * BPF program loaded through the bare bpf() syscall (no libbpf, see
+ * bpf_raw.h).
  */
 #ifndef TPST_STRESS_H
 #define TPST_STRESS_H
 
 #include "tpst_common.h"
-#include <linux/bpf.h>
+#include "bpf_raw.h"
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <sys/syscall.h>
@@ -42,17 +43,13 @@ static inline int tpss_open(void)
 /* Write a command and read its result into @buf; -errno or 0. */
 static inline int tpss_do(int fd, char *buf, size_t size, const char *fmt, ...)
 {
-	char cmd[128];
+	char cmd[TPST_CMD_MAX];
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	n = tpst_vformat(cmd, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(cmd)) {
-		fprintf(stderr, "command too long\n");
-		exit(2);
-	}
 	if (write(fd, cmd, n) != n) {
 		n = -errno;
 		snprintf(buf, size, "error=%d\n", n);
@@ -73,18 +70,10 @@ static inline int tpss_do(int fd, char *buf, size_t size, const char *fmt, ...)
 static inline long tpss_event_id(const char *sys, const char *name)
 {
 	char path[256], buf[32];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), TRACEFS "/events/%s/%s/id", sys, name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (tpst_read_file(path, buf, sizeof(buf)) < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	return strtol(buf, NULL, 10);
 }
 
@@ -104,38 +93,17 @@ static inline void tpss_perf_attr(struct perf_event_attr *attr, long id)
 	attr->config = id;
 }
 
-static inline long tpss_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(SYS_bpf, cmd, attr, sizeof(*attr));
-}
-
-#define TPSS_INSN(c, d, s, o, i) \
-	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
-			    .off = (o), .imm = (i) })
-
 /* An array map of @n u64 counters; -1 with errno on failure. */
 static inline int tpss_map_create(unsigned int n)
 {
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = sizeof(uint32_t);
-	attr.value_size = sizeof(uint64_t);
-	attr.max_entries = n;
-	return tpss_bpf(BPF_MAP_CREATE, &attr);
+	return bpf_raw_array_create(sizeof(uint64_t), n);
 }
 
 static inline uint64_t tpss_map_get(int map_fd, uint32_t key)
 {
-	union bpf_attr attr;
 	uint64_t val = 0;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = map_fd;
-	attr.key = (uintptr_t)&key;
-	attr.value = (uintptr_t)&val;
-	if (tpss_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+	if (bpf_raw_map_lookup(map_fd, &key, &val))
 		return 0;
 	return val;
 }
@@ -143,63 +111,17 @@ static inline uint64_t tpss_map_get(int map_fd, uint32_t key)
 /*
  * A program of @type (BPF_PROG_TYPE_RAW_TRACEPOINT or _TRACEPOINT) that
  * adds 1 to counter @key of @map_fd and returns 0 (does not read its
- * context).  -1 with errno on failure; the verifier log goes to stderr.
+ * context).  -1 with errno on failure; the verifier log goes to stderr
+ * unless the failure is EPERM or EACCES.
  */
 static inline int tpss_prog_load(enum bpf_prog_type type, int map_fd,
 				 uint32_t key)
 {
-	struct bpf_insn prog[] = {
-		/* *(u32 *)(r10 - 4) = key */
-		TPSS_INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, key),
-		/* r1 = map (two instructions) */
-		TPSS_INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1,
-			  BPF_PSEUDO_MAP_FD, 0, map_fd),
-		TPSS_INSN(0, 0, 0, 0, 0),
-		/* r2 = r10 - 4 */
-		TPSS_INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0),
-		TPSS_INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4),
-		TPSS_INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
-		/* if (!r0) goto out */
-		TPSS_INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 2, 0),
-		TPSS_INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, 1),
-		/* lock *(u64 *)(r0 + 0) += r1 */
-		TPSS_INSN(BPF_STX | BPF_ATOMIC | BPF_DW, BPF_REG_0, BPF_REG_1, 0,
-			  BPF_ADD),
-		/* out: return 0 */
-		TPSS_INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
-		TPSS_INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
-	};
-	static char log[16384];
-	union bpf_attr attr;
-	int fd, e;
+	int fd = bpf_raw_count_prog_load(type, map_fd, key, NULL);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = type;
-	attr.insns = (uintptr_t)prog;
-	attr.insn_cnt = ARRAY_SIZE(prog);
-	attr.license = (uintptr_t)"GPL";
-	attr.log_buf = (uintptr_t)log;
-	attr.log_size = sizeof(log);
-	attr.log_level = 1;
-	fd = tpss_bpf(BPF_PROG_LOAD, &attr);
-	if (fd < 0) {
-		e = errno;
-		if (e != EPERM && e != EACCES)
-			fprintf(stderr, "verifier log:\n%s\n", log);
-		errno = e;
-	}
+	if (fd < 0 && errno != EPERM && errno != EACCES)
+		bpf_raw_print_log();
 	return fd;
-}
-
-/* Attach @prog_fd to raw tracepoint @name: the link fd, or -1. */
-static inline int tpss_rawtp_open(const char *name, int prog_fd)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.raw_tracepoint.name = (uintptr_t)name;
-	attr.raw_tracepoint.prog_fd = prog_fd;
-	return tpss_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
 }
 
 /* Write @val to tracefs file @rel; 0 or -errno. */

@@ -543,18 +543,11 @@ static long long thread_cpu_ms(pid_t tid)
 {
 	char path[64], buf[1024], *p;
 	unsigned long long ut = 0, st = 0;
-	int fd, i;
-	ssize_t n;
+	int i;
 
 	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (tpst_read_file(path, buf, sizeof(buf)) < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = '\0';
 	/* after the command: state is field 3, utime 14, stime 15 */
 	p = strrchr(buf, ')');
 	for (i = 3; p && i <= 14; i++)

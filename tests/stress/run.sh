@@ -69,30 +69,12 @@ st_run() {
 	return $_rc
 }
 
-# st_checks PREFIX OUT RC NAME...: one KTAP result per NAME from the
-# "check NAME ok|fail WHY" lines in OUT; a missing one fails.
+# st_checks PREFIX OUT RC NAME...: ktap_check_lines, where a missing
+# result's exit status may be the timeout's.
 st_checks() {
 	_p=$1 _out=$2 _rc=$3
 	shift 3
-	for _c in "$@"; do
-		_line=$(grep "^check $_c " "$_out" | tail -n 1)
-		case "$_line" in
-		"check $_c ok")
-			ktap_pass "$_p.$_c" ;;
-		"check $_c fail "*)
-			ktap_fail "$_p.$_c" "${_line#check "$_c" fail }" ;;
-		*)
-			ktap_fail "$_p.$_c" "no result (exit status $_rc, 124/143 = timeout): $(tail -n 2 "$_out" | tr '\n' ' ')" ;;
-		esac
-	done
-}
-
-st_skip() {
-	_p=$1 _why=$2
-	shift 2
-	for _c in "$@"; do
-		ktap_skip "$_p.$_c" "$_why"
-	done
+	ktap_check_lines "$_p" "$_out" "$_rc, 124/143 = timeout" "$@"
 }
 
 st_tracing_clean() {
@@ -189,10 +171,10 @@ if has_feature syscalls; then
 else
 	# shellcheck disable=SC2086
 	{
-		st_skip stress.uffd.resolve "$NEED_SYS" $R
-		st_skip stress.uffd.kill "$NEED_SYS" $K
-		st_skip stress.uffd.usermode "$NEED_SYS" $U
-		st_skip stress.uffd.signal "$NEED_SYS" completes
+		ktap_skip_all stress.uffd.resolve "$NEED_SYS" $R
+		ktap_skip_all stress.uffd.kill "$NEED_SYS" $K
+		ktap_skip_all stress.uffd.usermode "$NEED_SYS" $U
+		ktap_skip_all stress.uffd.signal "$NEED_SYS" completes
 	}
 fi
 # The same signal without a probe (openat()'s own fault): every kernel.

@@ -25,25 +25,10 @@ bt_clean() {
 # "umode_t mode").  The guest has neither BTF nor kernel headers (bpftrace
 # fails: "'linux/types.h' file not found"), so give it, through -I, the few
 # typedefs of the kernel's include/linux/types.h and int-ll64.h it needs.
+# The file is tests/bench/bpftrace-types.h, shared with the bench guest.
 bt_types_h() {
 	mkdir -p $W/inc/linux
-	cat > $W/inc/linux/types.h <<'EOF'
-/* Stand-in for the kernel's <linux/types.h>, for bpftrace without BTF. */
-#ifndef _LINUX_TYPES_H
-#define _LINUX_TYPES_H
-typedef signed char s8, __s8;
-typedef unsigned char u8, __u8;
-typedef short s16, __s16;
-typedef unsigned short u16, __u16;
-typedef int s32, __s32;
-typedef unsigned int u32, __u32;
-typedef long long s64, __s64;
-typedef unsigned long long u64, __u64;
-typedef unsigned short umode_t;
-typedef int pid_t;
-typedef unsigned int uid_t, gid_t;
-#endif
-EOF
+	cp /tests/bench/bpftrace-types.h $W/inc/linux/types.h
 }
 
 bt_clean

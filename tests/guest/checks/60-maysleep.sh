@@ -59,33 +59,6 @@ CYCLES=2000
 MAXSEC=60
 MINCYC=100
 
-# ms_checks PREFIX OUT RC NAME...: one result per NAME from the
-# "check NAME ok|fail WHY" lines a tpst_* program wrote to OUT
-ms_checks() {
-	_p=$1 _out=$2 _rc=$3
-	shift 3
-	for _c in "$@"; do
-		_line=$(grep "^check $_c " "$_out" | tail -n 1)
-		case "$_line" in
-		"check $_c ok")
-			ktap_pass "$_p.$_c" ;;
-		"check $_c fail "*)
-			ktap_fail "$_p.$_c" "${_line#check "$_c" fail }" ;;
-		*)
-			ktap_fail "$_p.$_c" "no result (exit status $_rc): $(tail -n 2 "$_out" | tr '\n' ' ')" ;;
-		esac
-	done
-}
-
-# ms_skip PREFIX WHY NAME...
-ms_skip() {
-	_p=$1 _why=$2
-	shift 2
-	for _c in "$@"; do
-		ktap_skip "$_p.$_c" "$_why"
-	done
-}
-
 # ms_run OUT PROG ARGS...: run a program, output to the console and OUT
 ms_run() {
 	_out=$1
@@ -180,13 +153,13 @@ done
 
 # --- user memory from probes ---------------------------------------------
 ms_run $W/local.out tpst_sleepy local
-ms_checks maysleep.local_nofault $W/local.out $? efault resident
+ktap_check_lines maysleep.local_nofault $W/local.out $? efault resident
 
 if has_feature syscalls; then
-	ms_skip maysleep.sys_enter_nofault "sys_enter is may-sleep (patch 5): no normal probe on it (see maysleep.matrix.sys_enter.normal, maysleep.local_nofault)" hit context efault
+	ktap_skip_all maysleep.sys_enter_nofault "sys_enter is may-sleep (patch 5): no normal probe on it (see maysleep.matrix.sys_enter.normal, maysleep.local_nofault)" hit context efault
 else
 	ms_run $W/nofault.out tpst_sleepy nofault
-	ms_checks maysleep.sys_enter_nofault $W/nofault.out $? hit context efault
+	ktap_check_lines maysleep.sys_enter_nofault $W/nofault.out $? hit context efault
 fi
 
 if has_feature core; then
@@ -210,27 +183,27 @@ fi
 
 if has_feature syscalls; then
 	ms_run $W/sleepy.out tpst_sleepy sleepy
-	ms_checks maysleep.sys_enter_sleepy $W/sleepy.out $? hit context nonresident slept copy
+	ktap_check_lines maysleep.sys_enter_sleepy $W/sleepy.out $? hit context nonresident slept copy
 else
-	ms_skip maysleep.sys_enter_sleepy "$NEED_SYS" hit context nonresident slept copy
+	ktap_skip_all maysleep.sys_enter_sleepy "$NEED_SYS" hit context nonresident slept copy
 fi
 
 # --- tracepoint_synchronize_unregister() waits for a sleeping probe ------
 if has_feature syscalls; then
 	ms_run $W/sync.out tpst_sync sync $SLEEP_MS
-	ms_checks maysleep.sync $W/sync.out $? entered slept order
+	ktap_check_lines maysleep.sync $W/sync.out $? entered slept order
 else
-	ms_skip maysleep.sync "$NEED_SYS" entered slept order
+	ktap_skip_all maysleep.sync "$NEED_SYS" entered slept order
 fi
 
 # --- probe transitions ---------------------------------------------------
 ms_run $W/trn.out tpst_transitions normal $CYCLES $MAXSEC $MINCYC
-ms_checks maysleep.transitions_normal $W/trn.out $? run calls data
+ktap_check_lines maysleep.transitions_normal $W/trn.out $? run calls data
 if has_feature syscalls; then
 	ms_run $W/trs.out tpst_transitions sleepy $CYCLES $MAXSEC $MINCYC
-	ms_checks maysleep.transitions_sleepy $W/trs.out $? run calls data preemptible
+	ktap_check_lines maysleep.transitions_sleepy $W/trs.out $? run calls data preemptible
 else
-	ms_skip maysleep.transitions_sleepy "$NEED_SYS" run calls data preemptible
+	ktap_skip_all maysleep.transitions_sleepy "$NEED_SYS" run calls data preemptible
 fi
 
 # --- a custom event on sys_enter -----------------------------------------
@@ -318,7 +291,7 @@ ms_tracing_clean
 # --- module unload while a probe sleeps (last: removes the module) -------
 if has_feature syscalls; then
 	ms_run $W/unload.out tpst_sync unload $UNLOAD_MS
-	ms_checks maysleep.unload $W/unload.out $? entered rmmod waited
+	ktap_check_lines maysleep.unload $W/unload.out $? entered rmmod waited
 	# The unload test removed the module: it must be gone.
 	if grep -q '^tpsleep_test ' /proc/modules; then
 		echo "  tpsleep_test still loaded: removing it"
@@ -328,7 +301,7 @@ if has_feature syscalls; then
 		ktap_pass maysleep.module_unload
 	fi
 else
-	ms_skip maysleep.unload "$NEED_SYS" entered rmmod waited
+	ktap_skip_all maysleep.unload "$NEED_SYS" entered rmmod waited
 	if rmmod tpsleep_test > $W/rmmod.out 2>&1; then
 		ktap_pass maysleep.module_unload
 	else
