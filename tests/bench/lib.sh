@@ -128,11 +128,11 @@ st_bpftrace() {
 		> $W/bt.out 2> $W/bt.err &
 	pid=$!
 	i=0
-	while ! grep -q '^Attaching' $W/bt.out && kill -0 $pid 2>/dev/null && [ $i -lt 1200 ]; do
+	while ! grep -qs '^Attaching' $W/bt.out && kill -0 $pid 2>/dev/null && [ $i -lt 1200 ]; do
 		usleep 100000
 		i=$((i + 1))
 	done
-	if ! grep -q '^Attaching' $W/bt.out; then
+	if ! grep -qs '^Attaching' $W/bt.out; then
 		kill -9 $pid 2>/dev/null
 		out "error bpftrace did not attach: $(tail -n 3 $W/bt.err | tr '\n' ' ')"
 		return

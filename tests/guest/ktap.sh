@@ -52,7 +52,7 @@ ktap_check() {
 	fi
 }
 # ktap_check_lines PREFIX OUT STATUS NAME...: one result PREFIX.NAME per
-# NAME from the "check NAME ok|fail WHY" lines a program wrote to OUT (the
+# NAME from the "check NAME ok|fail|skip WHY" lines a program wrote to OUT (the
 # last one wins); a NAME without a line fails, with "exit status STATUS"
 # and the end of OUT.
 ktap_check_lines() {
@@ -66,6 +66,8 @@ ktap_check_lines() {
 			ktap_pass "$_kp.$_kc" ;;
 		"check $_kc fail "*)
 			ktap_fail "$_kp.$_kc" "${_kline#check "$_kc" fail }" ;;
+		"check $_kc skip "*)
+			ktap_skip "$_kp.$_kc" "${_kline#check "$_kc" skip }" ;;
 		*)
 			ktap_fail "$_kp.$_kc" "no result (exit status $_kst): $(tail -n 2 "$_kout" | tr '\n' ' ')" ;;
 		esac

@@ -47,6 +47,20 @@ tpst_check(const char *name, int ok, const char *fmt, ...)
 	fflush(stdout);
 }
 
+/* "check NAME skip WHY": reported, not judged (a KTAP SKIP) */
+static inline void __attribute__((format(printf, 2, 3)))
+tpst_skip(const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("check %s skip ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
 static inline void __attribute__((noreturn)) tpst_die(const char *what)
 {
 	fprintf(stderr, "%s: %s\n", what, strerror(errno));
