@@ -190,7 +190,7 @@ def main():
             md.append(f"| {LABEL[x['state']]} | {fmt_ns(x['a_med'])}{unit} | "
                       f"{fmt_ns(x['b_med'])}{unit} | "
                       f"{'+' if x['b_med'] >= x['a_med'] else '−'}{fmt_ns(abs(x['b_med'] - x['a_med']))} | "
-                      f"{x['r_med']:.3f} ({x['r_min']:.3f}–{x['r_max']:.3f}) | "
+                      f"{x['r_med']:.4f} ({x['r_min']:.4f}–{x['r_max']:.4f}) | "
                       f"{'-' if x['target'] is None else '≤ %g' % x['target']} | {x['met']} |")
         md.append('')
     if problems:
