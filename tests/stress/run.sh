@@ -43,9 +43,12 @@ NEED_SYS="needs patch 5 (syscalls): sys_enter is not may-sleep"
 # 420 s: patched-stress reached every target (10700 cycles) in 405 s,
 # baseline-stress only 7619 (its SRCU + RCU waits under event_mutex are
 # slower: 161 ftrace, 299 perf cycles), and 4401 in 600 s on a loaded
-# host: 600 s and 9000 raw_tp cycles for the kernel under test, which
-# must reach 10000; the baseline is the reference, its counts reported.
-STORM="600,400,800,700,9000,1400"
+# host; 9781 in 600 s on an idle one.  The rates vary about 2x from run
+# to run (grace-period latency of two vCPUs on one TCG thread under
+# load): patched-stress, 10700 in 405 s, then 7689 in 600 s.  So: 900 s
+# at most and 9000 raw_tp cycles; the kernel under test must reach
+# 10000, the baseline is the reference, its counts reported.
+STORM="900,400,800,700,9000,1400"
 what=all
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
