@@ -43,7 +43,7 @@ for s in ('ftrace_raw', 'ftrace_syscalls', 'perf_stat', 'perf_record',
 # minimum tracer count, in getppid calls made (ftrace: enter + exit events)
 MIN_COUNT = {'ftrace_raw': 2, 'ftrace_syscalls': 2, 'perf_stat': 1,
              'bpf_rawtp': 1, 'bpftrace': 1}
-MODE_LABEL = {'icount': 'icount', 'tcg': 'TCG wall clock'}
+MODE_LABEL = {'icount': 'icount', 'wall': 'wall clock'}
 LINE = re.compile(r'^bench (\S+)(?: (.*))?$')
 FILE = re.compile(r'^(?P<mode>[a-z0-9]+)-(?P<boot>\d+)-(?P<variant>.+)\.txt$')
 
@@ -99,7 +99,7 @@ def main():
                                     f'for {v["calls"]} calls (want >= {need}x)')
             elif need:
                 problems.append(f'{name}: {s}: no tracer count')
-    modes = [m for m in ('icount', 'tcg') if any(k[0] == m for k in data)]
+    modes = [m for m in ('icount', 'wall') if any(k[0] == m for k in data)]
     modes += sorted({k[0] for k in data} - set(modes))
 
     with open(os.path.join(out_dir, 'bench-runs.csv'), 'w', newline='') as f:

@@ -12,14 +12,16 @@
 #           guest stops for good at "smp: Bringing up secondary CPUs"
 #           (seen here: no console line in 3 minutes after 0.69 s of
 #           virtual time), so the tracers share the CPU with the loop.
-#   tcg     plain TCG, guest time is host wall-clock time; host load and
-#           run-to-run noise show, the paired repeats give the spread.
+#   wall    wall clock: guest time is host time, with the accelerator
+#           boot.sh picks (ACCEL=auto: KVM where it works, TCG here); host
+#           load and run-to-run noise show, the paired repeats give the
+#           spread.  icount is TCG only: those guests always get ACCEL=tcg.
 # Results: build/results/bench.md (printed at the end), bench.csv,
 # bench-runs.csv (every guest value), bench.png (ratios with min-max).
 #
 # Environment (defaults in brackets):
 #   BENCH_BOOTS      boots per variant and mode                     [5]
-#   BENCH_MODES      which ways to measure                          [icount tcg]
+#   BENCH_MODES      which ways to measure                          [icount wall]
 #   BENCH_VARIANTS   the two variants, A then B (ratio = B/A)       [baseline-bench patched-bench]
 #                    *-bench: the variant's patches, the lean config without
 #                    30-debug.config's lockdep/PROVE_RCU/DEBUG_PREEMPT
@@ -29,7 +31,7 @@
 #                    debug kernels of make check) must be built already.
 #   BENCH_ICOUNT     the -icount option                             [shift=0,sleep=off,align=off]
 #   BENCH_ICOUNT_SMP vCPUs of the icount guests                      [1]
-#   BENCH_ICOUNT_ARGS, BENCH_TCG_ARGS  guest parameters per mode (tests/bench/lib.sh)
+#   BENCH_ICOUNT_ARGS, BENCH_WALL_ARGS  guest parameters per mode (tests/bench/lib.sh)
 #                    [iters=20000 reps=3 warmup=2000 cycles=10] and
 #                    [iters=100000 reps=7 warmup=10000 cycles=20]
 #   BENCH_STATES     comma-separated subset of the guest states     [all]
@@ -41,12 +43,12 @@
 # guest results of the last run (build/bench/runs/).
 . "$(dirname "$0")/lib.sh"
 BENCH_BOOTS=${BENCH_BOOTS:-5}
-BENCH_MODES=${BENCH_MODES:-icount tcg}
+BENCH_MODES=${BENCH_MODES:-icount wall}
 BENCH_VARIANTS=${BENCH_VARIANTS:-baseline-bench patched-bench}
 BENCH_ICOUNT=${BENCH_ICOUNT:-shift=0,sleep=off,align=off}
 BENCH_ICOUNT_SMP=${BENCH_ICOUNT_SMP:-1}
 BENCH_ICOUNT_ARGS=${BENCH_ICOUNT_ARGS:-iters=20000 reps=3 warmup=2000 cycles=10}
-BENCH_TCG_ARGS=${BENCH_TCG_ARGS:-iters=100000 reps=7 warmup=10000 cycles=20}
+BENCH_WALL_ARGS=${BENCH_WALL_ARGS:-iters=100000 reps=7 warmup=10000 cycles=20}
 export TIMEOUT=${TIMEOUT:-900}
 read -r var_a var_b extra <<< "$BENCH_VARIANTS"
 [ -n "$var_b" ] && [ -z "$extra" ] || die "BENCH_VARIANTS must name two variants (A B)"
@@ -180,11 +182,11 @@ guest_args() {	# guest_args "iters=N reps=N ...": the tpsleep.* command line
 nboots=0
 for mode in $BENCH_MODES; do
 	case "$mode" in
-	icount)	qemu_extra="-icount $BENCH_ICOUNT -smp $BENCH_ICOUNT_SMP"
+	icount)	qemu_extra="-icount $BENCH_ICOUNT -smp $BENCH_ICOUNT_SMP" accel=tcg
 		append="tsc=reliable tsc_early_khz=1000000$(guest_args "$BENCH_ICOUNT_ARGS")" ;;
-	tcg)	qemu_extra=
-		append="tsc=reliable tsc_early_khz=$BENCH_TSC_KHZ$(guest_args "$BENCH_TCG_ARGS")" ;;
-	*) die "unknown BENCH_MODES entry '$mode' (icount, tcg)" ;;
+	wall)	qemu_extra= accel=${ACCEL:-auto}
+		append="tsc=reliable tsc_early_khz=$BENCH_TSC_KHZ$(guest_args "$BENCH_WALL_ARGS")" ;;
+	*) die "unknown BENCH_MODES entry '$mode' (icount, wall)" ;;
 	esac
 	stage "bench $mode: $BENCH_BOOTS x ($var_a $var_b), QEMU_EXTRA='$qemu_extra', guest:$append"
 	{
@@ -192,7 +194,7 @@ for mode in $BENCH_MODES; do
 			"kernel command line: \`tpsleep.mode=bench $append${BENCH_APPEND:+ $BENCH_APPEND}\`"
 		case "$mode" in
 		icount) echo "Virtual time: $(icount_note "$BENCH_ICOUNT")." ;;
-		tcg) echo "Wall clock: the guest's TSC is the host's ($BENCH_TSC_KHZ kHz); host load shows." ;;
+		wall) echo "Wall clock (ACCEL=$accel): the guest's TSC is the host's ($BENCH_TSC_KHZ kHz); host load shows." ;;
 		esac
 	} > "$runs/$mode.settings"
 	for i in $(seq 1 "$BENCH_BOOTS"); do
@@ -200,7 +202,7 @@ for mode in $BENCH_MODES; do
 			nboots=$((nboots + 1))
 			tag=$mode-$i-$v
 			rm -f "$work/logs/console-$v.log" "$work/logs/results-$v.ktap"
-			if ! BUILD=$work QEMU_EXTRA="$qemu_extra" APPEND="tpsleep.mode=bench $append ${BENCH_APPEND:-}" \
+			if ! ACCEL=$accel BUILD=$work QEMU_EXTRA="$qemu_extra" APPEND="tpsleep.mode=bench $append ${BENCH_APPEND:-}" \
 				"$TOP/scripts/boot.sh" "$v"; then
 				echo "bench: guest $tag failed" >&2
 				status=1
