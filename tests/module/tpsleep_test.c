@@ -46,7 +46,7 @@
  *   transitions sleepy|normal CYCLES MAXSEC
  *	With two probes A and B whose data are distinct cookies, go through
  *	{A} -> {A,B} -> {B} -> {} -> {A} (1->2->1->0->1 probes) CYCLES times
- *	(or for at most MAXSEC seconds): sleepable probes on sys_enter, or
+ *	(or for at most MAXSEC seconds, 1..1800): sleepable probes on sys_enter, or
  *	normal probes on sched_switch.  After each step but the one to {}
  *	it waits (up to 20 ms) for a call of a probe of the new set.  Each
  *	probe counts its calls and the calls whose data is not its own
@@ -767,7 +767,7 @@ static int tpst_run(char *cmd)
 		tpst_cmd_sleeper_unreg();
 	} else if (sscanf(cmd, "transitions %15s %u %u", mode, &a, &b) == 3) {
 		if ((strcmp(mode, "sleepy") && strcmp(mode, "normal")) ||
-		    b == 0 || b > 600)
+		    b == 0 || b > 1800)
 			return -EINVAL;
 		tpst_cmd_transitions(mode, a, b);
 	} else {
