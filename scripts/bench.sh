@@ -95,7 +95,14 @@ fi
 
 "$TOP/scripts/deps.sh"
 t0=$(date +%s)
-rm -rf "$runs" "$work/overlay"
+# Only the modes measured now are replaced: the guest results of other
+# modes stay (one mode can be measured again), and the report covers
+# every mode in $runs, each with its own settings and date.
+mkdir -p "$runs"
+for mode in $BENCH_MODES; do
+	rm -f "$runs/$mode.settings" "$runs/$mode"-*
+done
+rm -rf "$work/overlay"
 mkdir -p "$runs" "$work/initramfs" "$work/obj" "$work/logs" "$RESULTS"
 
 # The bench guests reuse boot.sh with BUILD=$work: the kernels are linked
@@ -196,6 +203,7 @@ for mode in $BENCH_MODES; do
 		icount) echo "Virtual time: $(icount_note "$BENCH_ICOUNT")." ;;
 		wall) echo "Wall clock (ACCEL=$accel): the guest's TSC is the host's ($BENCH_TSC_KHZ kHz); host load shows." ;;
 		esac
+		echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC'), $BENCH_BOOTS boots per variant."
 	} > "$runs/$mode.settings"
 	for i in $(seq 1 "$BENCH_BOOTS"); do
 		for v in $var_a $var_b; do
