@@ -98,7 +98,6 @@ t0=$(date +%s)
 # Only the modes measured now are replaced: the guest results of other
 # modes stay (one mode can be measured again), and the report covers
 # every mode in $runs, each with its own settings and date.
-mkdir -p "$runs"
 for mode in $BENCH_MODES; do
 	rm -f "$runs/$mode.settings" "$runs/$mode"-*
 done

@@ -29,6 +29,17 @@
 
 static int tpst_failed;
 
+/* "check NAME VERDICT WHY", WHY formatted from @fmt and @ap */
+static inline void __attribute__((format(printf, 3, 0)))
+tpst_verdict(const char *name, const char *verdict, const char *fmt,
+	     va_list ap)
+{
+	printf("check %s %s ", name, verdict);
+	vprintf(fmt, ap);
+	printf("\n");
+	fflush(stdout);
+}
+
 static inline void __attribute__((format(printf, 3, 4)))
 tpst_check(const char *name, int ok, const char *fmt, ...)
 {
@@ -36,15 +47,13 @@ tpst_check(const char *name, int ok, const char *fmt, ...)
 
 	if (ok) {
 		printf("check %s ok\n", name);
-	} else {
-		printf("check %s fail ", name);
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		printf("\n");
-		tpst_failed = 1;
+		fflush(stdout);
+		return;
 	}
-	fflush(stdout);
+	va_start(ap, fmt);
+	tpst_verdict(name, "fail", fmt, ap);
+	va_end(ap);
+	tpst_failed = 1;
 }
 
 /* "check NAME skip WHY": reported, not judged (a KTAP SKIP) */
@@ -53,12 +62,9 @@ tpst_skip(const char *name, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("check %s skip ", name);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	tpst_verdict(name, "skip", fmt, ap);
 	va_end(ap);
-	printf("\n");
-	fflush(stdout);
 }
 
 static inline void __attribute__((noreturn)) tpst_die(const char *what)
