@@ -1,9 +1,11 @@
 # Boot-time event enabling: scripts/boot.sh puts
 # trace_event=raw_syscalls:sys_enter on the kernel command line.  On the
 # patched kernel that is a may-sleep tracepoint enabled in start_kernel(),
-# disabled and enabled again at early_initcall (event_trace_enable_again(),
-# a 1->0->1 transition that waits for Tasks Trace RCU); the console must
-# show no splat (check-log.sh) and the event must be on and recording.
+# before the scheduler runs, disabled and enabled again at early_initcall
+# (event_trace_enable_again(), a 1->0->1 transition), both before Tasks
+# Trace RCU is up: the switches to the direct call are queued at
+# postcore_initcall.  The console must show no splat (check-log.sh) and
+# the event must be on and recording.
 T=/sys/kernel/tracing
 if grep -q 'trace_event=raw_syscalls:sys_enter' /proc/cmdline; then
 	state=$(cat $T/events/raw_syscalls/sys_enter/enable)
