@@ -26,9 +26,12 @@ fi
 # The checks boot with a syscall event enabled from the command line: early
 # boot enabling (and event_trace_enable_again()'s 1->0->1 transition at
 # early_initcall) of a may-sleep tracepoint; tests/guest/checks/05-*.
+# And with idle=poll: QEMU's pc machine has no _CST, so no cpuidle driver,
+# and the default halt path calls no _rcuidle tracepoint while RCU is not
+# watching; cpu_idle_poll() does (tests/guest/checks/70-rcuidle.sh).
 case "${APPEND:-}" in
 *tpsleep.mode=*|*tpsleep.inject=*) boot_events= ;;
-*) boot_events="trace_event=raw_syscalls:sys_enter" ;;
+*) boot_events="trace_event=raw_syscalls:sys_enter idle=poll" ;;
 esac
 stage "boot: qemu -accel $accel, 2 vCPUs, timeout ${TIMEOUT}s, console $console"
 start=$(date +%s)

@@ -8,6 +8,12 @@
 #  ftrace.hist_trigger a hist trigger on raw_syscalls:sys_enter, keyed by
 #                      pid and id and filtered on id, counts tp_syscalls'
 #                      getppid calls exactly
+#  ftrace.preempt_depth_syscalls      syscalls:sys_enter_getppid and
+#  ftrace.preempt_depth_raw_syscalls  raw_syscalls:sys_enter record
+#                      tp_syscalls' getppid calls with the preempt depth of
+#                      the call site: every line's preempt-depth and
+#                      migrate-disable columns, and a hist trigger keyed on
+#                      common_preempt_count (all N hits at one value)
 # Sourced by run-checks.sh after ktap.sh; busybox sh, POSIX only.
 set -u
 
@@ -19,11 +25,12 @@ NR_GETPPID=110         # x86_64 (tp_syscalls prints it too)
 EVS="syscalls/sys_enter_openat syscalls/sys_exit_openat raw_syscalls/sys_enter raw_syscalls/sys_exit"
 HIST_TRIGGER="hist:keys=common_pid,id if id == $NR_GETPPID"
 HIST_N=1000
+PD_N=20
 
 # Back to a clean tracefs: no event, filter, trigger, pid filter; empty buffer.
 ft_clean() {
 	echo 0 > $T/events/enable
-	for ev in $EVS; do
+	for ev in $EVS syscalls/sys_enter_getppid; do
 		echo 0 > $T/events/$ev/filter
 		grep -v '^#' $T/events/$ev/trigger | sed 's/ \[.*//' |
 		while read -r trig; do echo "!$trig" > $T/events/$ev/trigger; done
@@ -189,6 +196,88 @@ else
 		ktap_pass ftrace.hist_trigger
 	fi
 fi
+
+# --- 5. preempt depth recorded for a syscall event ---------------------
+# trace_event_buffer_reserve() records tracing_gen_ctx_dec(): the preempt
+# count at the probe minus the one level the tracepoint is assumed to hold
+# (CONFIG_PREEMPTION; include/linux/trace_events.h).  getppid() enters the
+# tracepoint preemptible, so exactly one level held while ftrace records
+# gives depth 0 ("." in the preempt-depth column).
+#  raw_syscalls:sys_enter: 0 on every kernel.  Without patch 5 the level is
+#    __DO_TRACE()'s preempt_disable_notrace(); with it sys_enter is
+#    may-sleep and the class probe (DECLARE_EVENT_SYSCALL_CLASS in
+#    include/trace/trace_events.h) takes it instead.
+#  syscalls:sys_enter_getppid: ftrace_syscall_enter() takes
+#    guard(preempt_notrace)() itself: in Debian's 6.1.192 already (stable
+#    backport of "tracing/ftrace: guard syscall probe with
+#    preempt_notrace"), so without patch 5 two levels are held (the
+#    tracepoint's and the probe's) and 2 - 1 = 1 is recorded ("...1.");
+#    with patch 5 the probe's is the only one: 0.
+ft_clean
+PD_SYS=$T/events/syscalls/sys_enter_getppid
+PD_RAW=$T/events/raw_syscalls/sys_enter
+PD_SYS_TRIG="hist:keys=common_pid,common_preempt_count"
+PD_RAW_TRIG="hist:keys=common_pid,common_preempt_count if id == $NR_GETPPID"
+if has_feature syscalls; then pd_sys=0; else pd_sys=1; fi
+pd_raw=0
+irqinfo=$(cat $T/options/irq-info)
+tgid=$(cat $T/options/record-tgid)
+pd_ok=1
+# The context columns are in the default output (irq-info); no tgid column.
+echo 1 > $T/options/irq-info || pd_ok=0
+echo 0 > $T/options/record-tgid || pd_ok=0
+echo "$PD_SYS_TRIG" > $PD_SYS/trigger || pd_ok=0
+echo "$PD_RAW_TRIG" > $PD_RAW/trigger || pd_ok=0
+echo 1 > $PD_SYS/enable || pd_ok=0
+echo 1 > $PD_RAW/enable || pd_ok=0
+tp_syscalls $PD_N > $W/sys5.out
+rc=$?
+echo 0 > $T/tracing_on
+cat $T/trace > $W/trace5
+cat $PD_SYS/hist > $W/hist5.sys
+cat $PD_RAW/hist > $W/hist5.raw
+echo "!$PD_SYS_TRIG" > $PD_SYS/trigger
+echo "!$PD_RAW_TRIG" > $PD_RAW/trigger
+echo "$irqinfo" > $T/options/irq-info
+echo "$tgid" > $T/options/record-tgid
+cat $W/sys5.out
+spid=$(ft_field $W/sys5.out pid)
+echo "preempt depth: want $pd_sys for syscalls:sys_enter_getppid, $pd_raw for raw_syscalls:sys_enter"
+
+# pd_check NAME TEXT HIST WANT: tp_syscalls-$spid has exactly PD_N trace
+# lines containing TEXT, each with preempt depth WANT and migrate-disable 0
+# in the context columns ("irqs-off need-resched hardirq/softirq
+# preempt-depth migrate-disable", kernel/trace/trace_output.c
+# trace_print_lat_fmt()), and HIST has the single entry for $spid
+# "{ common_pid: $spid, common_preempt_count: WANT } hitcount: PD_N".
+pd_check() {
+	if [ "$4" = 0 ]; then pd_c=.; else pd_c=$4; fi
+	grep -E "^ *[^ ].*-$spid +\[[0-9]+\] " $W/trace5 | grep -F -- "$2" > $W/pd.$1
+	pd_lines=$(wc -l < $W/pd.$1)
+	sed -n "s/^.*-$spid  *\[[0-9]*\] \(.....\) .*\$/\1/p" $W/pd.$1 > $W/pd.$1.flags
+	pd_good=$(grep -c "^...[$pd_c][.]\$" $W/pd.$1.flags)
+	pd_cols=$(sort $W/pd.$1.flags | uniq -c | tr -s ' \n' '  ')
+	grep '^{' "$3" | tr -s ' ' > $W/pd.$1.hist
+	pd_want="{ common_pid: $spid, common_preempt_count: $4 } hitcount: $PD_N"
+	pd_mine=$(grep -c "^{ common_pid: $spid, " $W/pd.$1.hist)
+	pd_exact=$(grep -cxF -- "$pd_want" $W/pd.$1.hist)
+	echo "--- $1: $pd_lines line(s) of tp_syscalls-$spid, context columns:$pd_cols"
+	head -n 2 $W/pd.$1 | sed "s/^/[demo] $1: /"
+	grep "^{ common_pid: $spid, " $W/pd.$1.hist | sed "s/^/  hist: /"
+	if [ "$pd_ok" != 1 ] || [ "$rc" != 0 ] || [ -z "$spid" ]; then
+		ktap_fail "ftrace.$1" "setup ok=$pd_ok, tp_syscalls rc $rc: $(tr '\n' ' ' < $W/sys5.out)"
+	elif [ "$pd_lines" != "$PD_N" ]; then
+		ktap_fail "ftrace.$1" "$pd_lines line(s) with '$2' for tp_syscalls-$spid, want $PD_N"
+	elif [ "$pd_good" != "$PD_N" ]; then
+		ktap_fail "ftrace.$1" "want preempt-depth '$pd_c' ($4) and migrate-disable '.' on all $PD_N lines, $pd_good have them; columns:$pd_cols"
+	elif [ "$pd_mine" != 1 ] || [ "$pd_exact" != 1 ]; then
+		ktap_fail "ftrace.$1" "hist: want '$pd_want', got: $(grep "^{ common_pid: $spid, " $W/pd.$1.hist | tr '\n' ' ')"
+	else
+		ktap_pass "ftrace.$1"
+	fi
+}
+pd_check preempt_depth_syscalls "sys_getppid()" $W/hist5.sys $pd_sys
+pd_check preempt_depth_raw_syscalls "sys_enter: NR $NR_GETPPID (" $W/hist5.raw $pd_raw
 
 ft_clean
 rm -rf $W $TARGET
