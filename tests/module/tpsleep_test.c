@@ -51,12 +51,29 @@
  *	it waits (up to 20 ms) for a call of a probe of the new set.  Each
  *	probe counts its calls and the calls whose data is not its own
  *	cookie.
+ *   park 2to1|1to0to1
+ *	(may-sleep API only) Deterministic transitions on tpst_maysleep.  A
+ *	"parker" kthread calls the tracepoint by hand, as __DO_TRACE() does:
+ *	under rcu_read_lock_trace() it loads funcs[0].data, then parks on a
+ *	completion before making the static call with it.  Meanwhile a
+ *	"changer" kthread changes the probes: 2to1 starts with probes A
+ *	(higher priority, first) and B and unregisters A (2->1, the first
+ *	data changes); 1to0to1 starts with A alone, unregisters it and
+ *	registers B.  The command waits up to 300 ms for the change, then
+ *	releases the parker.  Reports whether the parker loaded A's cookie,
+ *	the change's return value and duration, whether it returned before
+ *	the release, where the static call pointed then (iterator or the
+ *	probe), the probes' calls and wrong-cookie calls, and whether the
+ *	static call went direct to the remaining probe within 5 s after the
+ *	parker left (the deferred switch).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
 #include <linux/delay.h>
 #include <linux/jiffies.h>
+#include <linux/kthread.h>
+#include <linux/completion.h>
 #include <linux/kernel.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
@@ -733,6 +750,208 @@ static void tpst_cmd_transitions(const char *mode, unsigned int cycles,
 		 ktime_ms_delta(ktime_get(), t0));
 }
 
+/* ---- park: a caller parked between loading the data and the call ---- */
+
+#ifdef TPST_HAVE_MAYSLEEP
+struct tpst_park {
+	struct completion parked, release, parker_done, changer_done;
+	bool two_to_one;
+	bool loaded_a;		/* the parker loaded A's cookie */
+	bool called;		/* the parker made the static call */
+	int change_ret;
+	s64 change_ns;
+	atomic_long_t calls[2], bad[2];
+	atomic_long_t not_preemptible;
+};
+
+static struct tpst_park *tpst_park;
+
+static void tpst_park_probe(int i, void *data)
+{
+	struct tpst_park *pk = READ_ONCE(tpst_park);
+
+	if (!pk)
+		return;
+	atomic_long_inc(&pk->calls[i]);
+	if (data != &tpst_cookie[i])
+		atomic_long_inc(&pk->bad[i]);
+	if (!preemptible())
+		atomic_long_inc(&pk->not_preemptible);
+}
+
+static void tpst_park_probe_a(void *data, unsigned long val)
+{
+	tpst_park_probe(0, data);
+}
+
+static void tpst_park_probe_b(void *data, unsigned long val)
+{
+	tpst_park_probe(1, data);
+}
+
+/* A before B: A is the first probe, whose data the parker loads. */
+static int tpst_park_reg(int i)
+{
+	void (*probe)(void *, unsigned long) = i ? tpst_park_probe_b :
+						   tpst_park_probe_a;
+	int prio = TRACEPOINT_DEFAULT_PRIO + (i ? 0 : 1);
+
+	return register_trace_prio_maysleep_tpst_maysleep(probe,
+			(void *)&tpst_cookie[i], prio);
+}
+
+static int tpst_parker(void *arg)
+{
+	struct tpst_park *pk = arg;
+	struct tracepoint_func *funcs;
+	void *data = NULL;
+
+	rcu_read_lock_trace();
+	funcs = rcu_dereference_raw(__tracepoint_tpst_maysleep.funcs);
+	if (funcs)
+		data = funcs->data;
+	pk->loaded_a = data == &tpst_cookie[0];
+	complete(&pk->parked);
+	wait_for_completion_timeout(&pk->release, 10 * HZ);
+	if (funcs) {
+		static_call(tp_func_tpst_maysleep)(data, TPST_MAYSLEEP_VAL);
+		pk->called = true;
+	}
+	rcu_read_unlock_trace();
+	complete(&pk->parker_done);
+	return 0;
+}
+
+static int tpst_park_changer(void *arg)
+{
+	struct tpst_park *pk = arg;
+	u64 t0 = ktime_get_ns();
+	int ret;
+
+	ret = unregister_trace_tpst_maysleep(tpst_park_probe_a,
+					     (void *)&tpst_cookie[0]);
+	if (!ret && !pk->two_to_one)
+		ret = tpst_park_reg(1);
+	pk->change_ns = ktime_get_ns() - t0;
+	pk->change_ret = ret;
+	complete(&pk->changer_done);
+	return 0;
+}
+
+/* Where tpst_maysleep's static call points: "iterator", "a", "b" or "?". */
+static const char *tpst_park_target(void)
+{
+	void *f = READ_ONCE(__tracepoint_tpst_maysleep.static_call_key->func);
+
+	if (f == __tracepoint_tpst_maysleep.iterator)
+		return "iterator";
+	if (f == tpst_park_probe_a)
+		return "a";
+	if (f == tpst_park_probe_b)
+		return "b";
+	return "?";
+}
+
+static void tpst_cmd_park(const char *mode)
+{
+	struct task_struct *parker, *changer;
+	struct tpst_park *pk;
+	bool early, a_on = false, b_on = false;
+	const char *target;
+	unsigned long end;
+	int reg, unreg = 0;
+
+	pk = kzalloc(sizeof(*pk), GFP_KERNEL);
+	if (!pk) {
+		tpst_out("park error=%d\n", -ENOMEM);
+		return;
+	}
+	init_completion(&pk->parked);
+	init_completion(&pk->release);
+	init_completion(&pk->parker_done);
+	init_completion(&pk->changer_done);
+	pk->two_to_one = !strcmp(mode, "2to1");
+	WRITE_ONCE(tpst_park, pk);
+
+	reg = tpst_park_reg(0);
+	a_on = !reg;
+	if (!reg && pk->two_to_one) {
+		reg = tpst_park_reg(1);
+		b_on = !reg;
+	}
+	if (reg)
+		goto out_err;
+
+	parker = kthread_run(tpst_parker, pk, "tpst_parker");
+	if (IS_ERR(parker)) {
+		reg = PTR_ERR(parker);
+		goto out_err;
+	}
+	wait_for_completion(&pk->parked);
+	changer = kthread_run(tpst_park_changer, pk, "tpst_changer");
+	if (IS_ERR(changer)) {
+		/* The parker must not stay parked. */
+		complete(&pk->release);
+		wait_for_completion(&pk->parker_done);
+		reg = PTR_ERR(changer);
+		goto out_err;
+	}
+	early = wait_for_completion_timeout(&pk->changer_done,
+					    msecs_to_jiffies(300));
+	target = tpst_park_target();
+	complete(&pk->release);
+	wait_for_completion(&pk->parker_done);
+	/* A completion counts: the first wait consumed it if it returned. */
+	if (!early)
+		wait_for_completion(&pk->changer_done);
+	/* The changer unregistered A, then (1to0to1) registered B. */
+	if (!pk->change_ret) {
+		a_on = false;
+		b_on = true;
+	} else if (!pk->two_to_one) {
+		a_on = false;	/* only B's registration can have failed */
+	}
+
+	/* The direct call comes back after a Tasks Trace grace period. */
+	end = jiffies + 5 * HZ;
+	while (strcmp(tpst_park_target(), "b") && time_before(jiffies, end))
+		msleep(20);
+
+	tpst_out("park mode=%s reg=0 loaded_a=%d change_ret=%d change_us=%lld",
+		 mode, pk->loaded_a, pk->change_ret, pk->change_ns / 1000);
+	tpst_out(" returned_early=%d target_at_release=%s called=%d",
+		 early, target, pk->called);
+	tpst_out(" calls_a=%ld calls_b=%ld bad_a=%ld bad_b=%ld",
+		 atomic_long_read(&pk->calls[0]),
+		 atomic_long_read(&pk->calls[1]),
+		 atomic_long_read(&pk->bad[0]), atomic_long_read(&pk->bad[1]));
+	tpst_out(" not_preemptible=%ld target_after=%s",
+		 atomic_long_read(&pk->not_preemptible), tpst_park_target());
+	reg = 0;
+	goto out_unreg;
+
+out_err:
+	tpst_out("park mode=%s reg=%d", mode, reg);
+out_unreg:
+	if (a_on)
+		unreg = unregister_trace_tpst_maysleep(tpst_park_probe_a,
+						       (void *)&tpst_cookie[0]);
+	if (b_on && !unreg)
+		unreg = unregister_trace_tpst_maysleep(tpst_park_probe_b,
+						       (void *)&tpst_cookie[1]);
+	tpst_out(" unreg=%d\n", unreg);
+
+	tracepoint_synchronize_unregister();
+	WRITE_ONCE(tpst_park, NULL);
+	kfree(pk);
+}
+#else
+static void tpst_cmd_park(const char *mode)
+{
+	tpst_out("park mode=%s na=1\n", mode);
+}
+#endif
+
 /* ---- control file ---- */
 
 static int tpst_run(char *cmd)
@@ -770,6 +989,10 @@ static int tpst_run(char *cmd)
 		    b == 0 || b > 1800)
 			return -EINVAL;
 		tpst_cmd_transitions(mode, a, b);
+	} else if (sscanf(cmd, "park %15s", mode) == 1) {
+		if (strcmp(mode, "2to1") && strcmp(mode, "1to0to1"))
+			return -EINVAL;
+		tpst_cmd_park(mode);
 	} else {
 		return -EINVAL;
 	}

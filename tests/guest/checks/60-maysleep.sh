@@ -29,6 +29,14 @@
 #                               2000 cycles or 60 s (>= 100 cycles): no
 #                               probe ever called with the other's data
 #  maysleep.transitions_sleepy.*  the same, sleepable probes on sys_enter
+#  maysleep.park_2to1.*, maysleep.park_1to0to1.*  (core) a hand-written
+#                               caller of tpst_maysleep parked between
+#                               loading the first probe's data and the static
+#                               call while the probes go 2->1 (first data
+#                               changes) or 1->0->1: no probe gets the other's
+#                               data, the change does not wait for the
+#                               caller, the direct call comes back
+#                               (tests/progs/tpst_park.c)
 #  maysleep.custom_event.*      a TRACE_CUSTOM_EVENT on sys_enter
 #                               (tpsleep_custom.ko): enabling it works and
 #                               records on an ordinary sys_enter; it fails
@@ -205,6 +213,14 @@ if has_feature syscalls; then
 else
 	ktap_skip_all maysleep.transitions_sleepy "$NEED_SYS" run calls data preemptible
 fi
+for m in 2to1 1to0to1; do
+	if has_feature core; then
+		ms_run $W/park.$m.out tpst_park $m 3
+		ktap_check_lines maysleep.park_$m $W/park.$m.out $? parked data preemptible direct nonblocking
+	else
+		ktap_skip_all maysleep.park_$m "$NEED_CORE" parked data preemptible direct nonblocking
+	fi
+done
 
 # --- a custom event on sys_enter -----------------------------------------
 # Expect: refused once sys_enter is may-sleep and ftrace knows it.
