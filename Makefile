@@ -4,7 +4,7 @@ VARIANT ?= patched
 VARIANTS ?= baseline patched
 SELFTEST_VARIANT ?= baseline
 
-.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect selftest mail bench stress
+.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect selftest mail bench stress sparse
 
 help:
 	@echo 'make deps       install the Debian packages the pipeline needs (root)'
@@ -23,6 +23,7 @@ help:
 	@echo 'make stress     KASAN + full-preemption kernels (baseline-stress, patched-stress): storms, uffd faults, bad pointers, privilege, hang case; build/results/stress.md'
 	@echo 'make mail       git format-patch series + cover letter in build/mail, git am identity check (PREFIX="RFC PATCH v2")'
 	@echo 'make hygiene    cheap series checks: series vs patches/, format, checkpatch, fuzz-0 apply'
+	@echo 'make sparse     sparse on the files the series touches: no new warning versus baseline'
 	@echo 'make clean      remove variant trees, objects, logs (keeps pristine tree and ccache)'
 	@echo 'make distclean  remove build/ entirely'
 	@echo 'Variables: VARIANT=$(VARIANT) VARIANTS="$(VARIANTS)" TIMEOUT=secs ACCEL=auto|tcg|kvm'
