@@ -58,6 +58,13 @@ def main(argv):
         data[v] = parse_ktap(os.path.join(rdir, f'stress-{v}.ktap'))
         status[v] = read_status(os.path.join(rdir, f'stress-{v}.status'))
     hang = read_status(os.path.join(rdir, 'stress-hang.status'))
+    rcuidle = read_status(os.path.join(rdir, 'stress-rcuidle.status'))
+    rcu_data = {}
+    for v in rcuidle:
+        if v.endswith('_s'):
+            continue
+        path = os.path.join(rdir, f'stress-rcuidle-{v}.ktap')
+        rcu_data[v] = parse_ktap(path) if os.path.exists(path) else ({}, [], ['no KTAP results'])
     total = read_status(os.path.join(rdir, 'stress-total.status'))
     failures = []
 
@@ -158,6 +165,14 @@ def main(argv):
         for n, (s, why) in data[v][0].items():
             if s == 'FAIL':
                 failures.append(f'{v}: {n}: {why}')
+    for v, (res, diags, problems) in rcu_data.items():
+        if not rcuidle[v].startswith('ok'):
+            failures.append(f'rcuidle case {v}: {rcuidle[v]}')
+        for p in problems:
+            failures.append(f'rcuidle case {v}: KTAP: {p}')
+        for n, (s, why) in res.items():
+            if s == 'FAIL':
+                failures.append(f'rcuidle case {v}: {n}: {why}')
     hv = hang.get('hang', 'not run')
     if not hv.startswith('ok') and not hv.startswith('skipped'):
         failures.append(f'harness hang case: {hv}')
@@ -169,6 +184,14 @@ def main(argv):
     for key, what, cells in rows:
         out.append(f'| {key} | {what} | ' + ' | '.join(cells) + ' |')
     out.append(f'| harness | probe that never returns: killed at the timeout, reported | {hv} (' + hang.get('hang_s', '?') + ' s) |' + ' |' * (len(variants) - 1))
+    for v, (res, diags, _) in rcu_data.items():
+        c = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
+        for st, _ in res.values():
+            c[st] += 1
+        d = next((x for x in diags if x.startswith('rcuidle: ')), '')
+        out.append(f"| rcuidle ({v}, idle=poll) | filter rewrite storm on the rcuidle events | "
+                   f"{rcuidle[v]}: {c['PASS']} pass, {c['FAIL']} fail, {c['SKIP']} skip "
+                   f"({rcuidle.get(v + '_s', '?')} s); {d[len('rcuidle: '):]} |" + ' |' * (len(variants) - 1))
     table = '\n'.join(out)
     print(table)
     print()

@@ -32,6 +32,18 @@
  *	tracepoint of this module without other probes (a 0->1->0
  *	transition on an unrelated tracepoint), fire it in between; report
  *	the times.
+ *   prio_reg
+ *	Register P, a sleepable probe on sys_enter that only counts its
+ *	calls, with TRACEPOINT_DEFAULT_PRIO + 1: it comes before F (and any
+ *	other probe of the default priority) in the probe array, with data of
+ *	its own.
+ *   prio_unreg
+ *	Unregister P; report the times around tracepoint_probe_unregister()
+ *	and the number of sys_enter probes before and after it (first=1: P
+ *	was the first).  With one other probe left (tpst_uffd resolve: perf's)
+ *	that is a 2->1 transition whose first data changes.  No
+ *	synchronization: P and its data are static, and module_exit
+ *	synchronizes.
  *   bad_arm sleepy|nofault
  *	Register a probe B on sys_enter for the writer's thread: on its
  *	openat(), newfstatat() (filename argument) and openat2() (struct
@@ -401,6 +413,101 @@ static void tpss_cmd_plain_reg(struct tpss_file *tf)
 		 reg_ns, end);
 }
 
+/* ---- prio: a second sleepable probe on sys_enter, first in the array ---- */
+
+struct tpss_prio {
+	atomic_long_t hits;
+};
+
+static struct tpss_prio tpss_prio;
+static DEFINE_MUTEX(tpss_prio_mutex);
+static bool tpss_prio_registered;	/* under tpss_prio_mutex */
+
+static void tpss_prio_probe(void *data, struct pt_regs *regs, long id)
+{
+	struct tpss_prio *p = data;
+
+	atomic_long_inc(&p->hits);
+}
+
+/*
+ * The number of probes sys_enter has now (-1 if unknown); *@first (if not
+ * NULL) tells whether P is the first.  For the report only: the array can
+ * change right after.  Old arrays are freed after a Tasks Trace grace
+ * period (may-sleep tracepoints) or an RCU one.
+ */
+static int tpss_sys_enter_probes(bool *first)
+{
+	int n = -1;
+#ifdef TPST_HAVE_MAYSLEEP
+	struct tracepoint_func *funcs;
+
+	rcu_read_lock_trace();
+	rcu_read_lock();
+	funcs = rcu_dereference_raw(tp_sys_enter->funcs);
+	if (first)
+		*first = funcs && funcs[0].func == (void *)tpss_prio_probe &&
+			 funcs[0].data == &tpss_prio;
+	for (n = 0; funcs && funcs[n].func; n++)
+		;
+	rcu_read_unlock();
+	rcu_read_unlock_trace();
+#else
+	if (first)
+		*first = false;
+#endif
+	return n;
+}
+
+static void tpss_cmd_prio_reg(struct tpss_file *tf)
+{
+	int ret = -EBUSY;
+
+	mutex_lock(&tpss_prio_mutex);
+	if (!tpss_prio_registered) {
+		atomic_long_set(&tpss_prio.hits, 0);
+#ifdef TPST_HAVE_MAYSLEEP
+		ret = tracepoint_probe_register_prio_maysleep(tp_sys_enter,
+							      tpss_prio_probe,
+							      &tpss_prio,
+							      TRACEPOINT_DEFAULT_PRIO + 1);
+#else
+		ret = -EOPNOTSUPP;
+#endif
+		tpss_prio_registered = !ret;
+	}
+	mutex_unlock(&tpss_prio_mutex);
+	tpss_out(tf, "prio_reg reg=%d prio=%d\n", ret,
+		 TRACEPOINT_DEFAULT_PRIO + 1);
+}
+
+static void tpss_cmd_prio_unreg(struct tpss_file *tf)
+{
+	int unreg = -ENOENT, before = -1, after = -1;
+	s64 start = 0, end = 0;
+	bool first = false;
+
+	mutex_lock(&tpss_prio_mutex);
+	if (tpss_prio_registered) {
+		before = tpss_sys_enter_probes(&first);
+		start = ktime_get_ns();
+		unreg = tracepoint_probe_unregister(tp_sys_enter,
+						    tpss_prio_probe, &tpss_prio);
+		end = ktime_get_ns();
+		after = tpss_sys_enter_probes(NULL);
+		tpss_prio_registered = false;
+	}
+	/*
+	 * No tracepoint_synchronize_unregister(): it would wait for the
+	 * blocked probe.  P and its data are static; module_exit
+	 * synchronizes.
+	 */
+	mutex_unlock(&tpss_prio_mutex);
+	tpss_out(tf, "prio_unreg unreg=%d probes_before=%d first=%d probes_after=%d hits=%ld",
+		 unreg, before, first, after, atomic_long_read(&tpss_prio.hits));
+	tpss_out(tf, " unreg_start_ns=%lld unreg_ret_ns=%lld\n", start, end);
+}
+
 /* ---- bad: copies from the pointer arguments a thread passes ---- */
 
 struct tpss_bad {
@@ -602,6 +709,10 @@ static int tpss_run(struct tpss_file *tf, char *cmd)
 		tpss_cmd_fault_disarm(tf);
 	} else if (!strcmp(cmd, "plain_reg")) {
 		tpss_cmd_plain_reg(tf);
+	} else if (!strcmp(cmd, "prio_reg")) {
+		tpss_cmd_prio_reg(tf);
+	} else if (!strcmp(cmd, "prio_unreg")) {
+		tpss_cmd_prio_unreg(tf);
 	} else if (sscanf(cmd, "bad_arm %15s", mode) == 1) {
 		return tpss_cmd_bad_arm(tf, mode);
 	} else if (!strcmp(cmd, "bad_get")) {
@@ -724,7 +835,16 @@ static void __exit tpss_exit(void)
 	mutex_lock(&tpss_bad_mutex);
 	tpss_bad_unregister();
 	mutex_unlock(&tpss_bad_mutex);
-	/* plain_reg does not synchronize: its probe may still be running. */
+	mutex_lock(&tpss_prio_mutex);
+	if (tpss_prio_registered)
+		tracepoint_probe_unregister(tp_sys_enter, tpss_prio_probe,
+					    &tpss_prio);
+	tpss_prio_registered = false;
+	mutex_unlock(&tpss_prio_mutex);
+	/*
+	 * plain_reg and prio_unreg do not synchronize: their probes may still
+	 * be running.
+	 */
 	tracepoint_synchronize_unregister();
 	pr_info("unloaded\n");
 }

@@ -2,24 +2,54 @@
 /*
  * tpst_uffd resolve|kill|usermode|signal|signal_noprobe|hang: a sleepable
  * probe that faults on a userfaultfd page (needs tpsleep_stress.ko and
- * may-sleep sys_enter; signal_noprobe needs neither).
+ * may-sleep sys_enter; signal_noprobe needs neither; resolve also loads
+ * /tests/modules/tpsleep_events.ko itself).
  *
  * The probe (tpsleep_stress "fault_arm") copy_from_user()s the filename
  * argument of one openat() whose filename points into an anonymous page
  * registered with UFFDIO_REGISTER_MODE_MISSING: a kernel-mode fault.
  *
- *   resolve  the fault is resolved with UFFDIO_COPY after about 1.5 s;
+ *   resolve  the fault is resolved with UFFDIO_COPY about 1.5 s after the
+ *            probe entered (later if the operations below take longer,
+ *            BLOCK_MAX_MS after the first of them at the latest);
  *            meanwhile, from other threads: getppid() calls keep being
  *            traced (by the same sys_enter probe, by a sys_exit probe and
  *            a sched_switch probe); the probe is unregistered and
- *            tracepoint_synchronize_unregister() called; an unrelated
- *            ordinary tracepoint gets its first probe (0->1) and an
- *            unrelated ftrace event (sched/sched_process_fork) is
- *            enabled.  Checks:
+ *            tracepoint_synchronize_unregister() called; then, one after
+ *            another, each in a thread of its own and given OP_WAIT_MS
+ *            before the next starts, the operations that must not wait for
+ *            the blocked probe (no global tracing lock may be held waiting
+ *            for it):
+ *              prio_unreg     tpsleep_stress "prio_unreg": P, a second
+ *                             sleepable sys_enter probe registered before
+ *                             the fault with a higher priority (the first
+ *                             in the array, data of its own), is
+ *                             unregistered while perf's probe is the only
+ *                             other one: a 2->1 transition whose first
+ *                             data changes
+ *              perf_close     close() of a counting perf event on
+ *                             syscalls:sys_enter_getppid opened (this
+ *                             thread) and enabled before the fault, its
+ *                             only perf user: perf_trace_destroy()
+ *              first_reg      tpsleep_stress "plain_reg": an unrelated
+ *                             ordinary tracepoint gets its first probe
+ *                             (0->1, and back)
+ *              ftrace_enable, ftrace_disable
+ *                             writing 1, then 0, to the enable file of an
+ *                             unrelated ftrace event (sched_process_fork)
+ *              insmod, rmmod  finit_module() of tpsleep_events.ko (an
+ *                             ordinary trace event), then
+ *                             delete_module(O_NONBLOCK) (only once insmod
+ *                             succeeded)
+ *            prio_unreg is timed in the kernel, around
+ *            tracepoint_probe_unregister(), the others in user space.
+ *            Checks:
  *              entered        the probe ran preemptible, under Tasks Trace
  *                             RCU, and the uffd reported the fault
- *              blocked        1 s later neither the probe, nor the
- *                             openat(), nor the synchronization returned
+ *              blocked        at the resolution (1.2 s or more after the
+ *                             unregistration started) neither the probe,
+ *                             nor the openat(), nor the synchronization
+ *                             returned
  *              same_tp_fires  the blocked sys_enter probe kept being
  *                             called for another thread's getppid()
  *              other_tps_fire sys_exit and sched_switch probes kept firing
@@ -28,13 +58,21 @@
  *                             after the probe, which returned after the
  *                             resolution
  *              copy           the probe then copied the exact bytes
- *              complete       openat() (-ENOENT), the synchronization, the
- *                             0->1 registration and the ftrace enable all
- *                             returned within 10 s of the resolution
+ *              complete       openat() (-ENOENT), the synchronization and
+ *                             every operation returned within 10 s of the
+ *                             resolution; the 0->1 registration and the
+ *                             ftrace enable succeeded
  *              unrelated_free the 0->1 registration and the ftrace enable
  *                             returned before the resolution: the blocked
  *                             probe holds up its own tracepoint's
  *                             teardown, not other tracepoints' first probe
+ *              lock_free.OP   for each operation OP above: it succeeded,
+ *                             returned before the resolution and took
+ *                             less than LOCK_FREE_MS (prio_unreg: and was
+ *                             the 2->1 transition: 2 probes before, P
+ *                             first, 1 after).  On a kernel where one of
+ *                             them waits for the probe these fail; they
+ *                             do not hang.
  *            The times they took are also reported ("diag" lines).
  *   kill     a child process makes the openat() and is never resolved; it
  *            gets SIGKILL about 1 s after the unregistration started:
@@ -73,6 +111,15 @@
 
 #define FPATH "/tpst-uffd-no-such-dir/resolved-by-uffdio-copy"
 #define UNRELATED_EVENT "events/sched/sched_process_fork/enable"
+#define EVENTS_MOD "tpsleep_events"
+#define EVENTS_KO "/tests/modules/" EVENTS_MOD ".ko"
+
+#define LOCK_FREE_MS	100	/* the most a lock-free operation may take */
+#define OP_WAIT_MS	300	/* each gets this long before the next starts */
+#define BLOCK_MAX_MS	3000	/* from the first one to the resolution */
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static long pg;
 static char *page;
@@ -91,14 +138,18 @@ static void sleep_ms(long ms)
 		;
 }
 
-/* Wait until *flag is set, at most @ms; returns the flag. */
-static int wait_flag(int *flag, long ms)
+/* Wait until *flag is set, at most until @end (ns); returns the flag. */
+static int wait_until(int *flag, long long end)
 {
-	long long end = tpst_now_ns() + ms * 1000000LL;
-
 	while (!flag_get(flag) && tpst_now_ns() < end)
 		sleep_ms(5);
 	return flag_get(flag);
+}
+
+/* Wait until *flag is set, at most @ms; returns the flag. */
+static int wait_flag(int *flag, long ms)
+{
+	return wait_until(flag, tpst_now_ns() + ms * 1000000LL);
 }
 
 static int uffd_setup(int flags, char **pagep)
@@ -186,6 +237,7 @@ static void *worker(void *arg)
 
 struct op {
 	pthread_t thread;
+	int started;		/* the thread was created (main thread only) */
 	long long start_ns, ret_ns;
 	long ret;
 	int err;
@@ -194,6 +246,18 @@ struct op {
 };
 
 static struct op op_f, op_u, op_o, op_e;
+/* prio_unreg, perf close, ftrace disable, insmod, rmmod */
+static struct op op_p, op_c, op_d, op_i, op_r;
+static int perf_fd = -1, ko_fd = -1;
+
+static void *op_end(struct op *o, long ret, int err)
+{
+	o->ret_ns = tpst_now_ns();
+	o->ret = ret;
+	o->err = err;
+	flag_set(&o->done);
+	return NULL;
+}
 
 static void *faulter(void *arg)
 {
@@ -231,15 +295,238 @@ static void *plain_registerer(void *arg)
 	return ctl_op(arg, "plain_reg");
 }
 
+static void *prio_unregisterer(void *arg)
+{
+	return ctl_op(arg, "prio_unreg");
+}
+
 static void *ftrace_enabler(void *arg)
 {
 	struct op *o = arg;
+	long r;
 
 	o->start_ns = tpst_now_ns();
-	o->ret = tpss_tracefs_write(UNRELATED_EVENT, "1");
-	o->ret_ns = tpst_now_ns();
-	flag_set(&o->done);
-	return NULL;
+	r = tpss_tracefs_write(UNRELATED_EVENT, "1");
+	return op_end(o, r, r < 0 ? -r : 0);
+}
+
+static void *ftrace_disabler(void *arg)
+{
+	struct op *o = arg;
+	long r;
+
+	o->start_ns = tpst_now_ns();
+	r = tpss_tracefs_write(UNRELATED_EVENT, "0");
+	return op_end(o, r, r < 0 ? -r : 0);
+}
+
+static void *perf_closer(void *arg)
+{
+	struct op *o = arg;
+	long r;
+
+	o->start_ns = tpst_now_ns();
+	r = close(perf_fd);
+	return op_end(o, r, r ? errno : 0);
+}
+
+static void *module_inserter(void *arg)
+{
+	struct op *o = arg;
+	long r;
+
+	o->start_ns = tpst_now_ns();
+	r = syscall(SYS_finit_module, ko_fd, "", 0);
+	return op_end(o, r, r ? errno : 0);
+}
+
+static void *module_remover(void *arg)
+{
+	struct op *o = arg;
+	long r;
+
+	o->start_ns = tpst_now_ns();
+	r = syscall(SYS_delete_module, EVENTS_MOD, O_NONBLOCK);
+	return op_end(o, r, r ? errno : 0);
+}
+
+/*
+ * The operations that must not wait for the blocked probe, in the order
+ * they run: prio_unreg before perf_close, so that it is a 2->1 transition
+ * (P first, perf's probe after it).
+ */
+struct lock_free_op {
+	const char *name;	/* check lock_free.NAME */
+	struct op *op;
+	void *(*fn)(void *arg);
+	char why[160];		/* its setup's failure, why it was not started */
+};
+
+static struct lock_free_op lf_ops[] = {
+	{ .name = "prio_unreg", .op = &op_p, .fn = prio_unregisterer },
+	{ .name = "perf_close", .op = &op_c, .fn = perf_closer },
+	{ .name = "first_reg", .op = &op_o, .fn = plain_registerer },
+	{ .name = "ftrace_enable", .op = &op_e, .fn = ftrace_enabler },
+	{ .name = "ftrace_disable", .op = &op_d, .fn = ftrace_disabler },
+	{ .name = "insmod", .op = &op_i, .fn = module_inserter },
+	{ .name = "rmmod", .op = &op_r, .fn = module_remover },
+};
+
+static struct lock_free_op *lf_of(struct op *o)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lf_ops); i++)
+		if (lf_ops[i].op == o)
+			return &lf_ops[i];
+	abort();
+}
+
+/* Whether @l's operation, which returned, succeeded */
+static int lf_succeeded(struct lock_free_op *l)
+{
+	struct op *o = l->op;
+
+	if (o == &op_p)
+		return !o->ret && tpst_num(o->res, "unreg", -1) == 0;
+	if (o == &op_o)
+		return !o->ret && tpst_num(o->res, "reg", -1) == 0 &&
+		       tpst_num(o->res, "unreg", -1) == 0;
+	return !o->ret;
+}
+
+/* ns @l's operation took, -1 if it did not return; prio_unreg: kernel */
+static long long lf_dur(struct lock_free_op *l)
+{
+	struct op *o = l->op;
+
+	if (!o->started || !flag_get(&o->done))
+		return -1;
+	if (o == &op_p)
+		return tpst_num(o->res, "unreg_ret_ns", 0) -
+		       tpst_num(o->res, "unreg_start_ns", 0);
+	return o->ret_ns - o->start_ns;
+}
+
+/* prio_unreg was the 2->1 transition it is meant to be */
+#define PRIO_2TO1 " in a 2->1 transition (probes_before=2 first=1 probes_after=1)"
+
+static int prio_2to1(void)
+{
+	return tpst_num(op_p.res, "probes_before", -1) == 2 &&
+	       tpst_num(op_p.res, "first", 0) == 1 &&
+	       tpst_num(op_p.res, "probes_after", -1) == 1;
+}
+
+static int lf_all_done(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lf_ops); i++)
+		if (lf_ops[i].op->started && !flag_get(&lf_ops[i].op->done))
+			return 0;
+	return 1;
+}
+
+/*
+ * Start the operations one after another, each in a thread of its own,
+ * giving each up to OP_WAIT_MS to return before the next starts.
+ */
+static void lf_run(void)
+{
+	struct lock_free_op *l;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(lf_ops); i++) {
+		l = &lf_ops[i];
+		if (l->op == &op_c && perf_fd < 0)
+			continue;	/* why: set by perf_setup() */
+		if (l->op == &op_i && ko_fd < 0)
+			continue;	/* why: set by do_resolve() */
+		if (l->op == &op_r && !(flag_get(&op_i.done) && !op_i.ret)) {
+			snprintf(l->why, sizeof(l->why), "not attempted: insmod %s",
+				 !op_i.started ? "not attempted" :
+				 flag_get(&op_i.done) ? "failed" :
+				 "had not returned after " STR(OP_WAIT_MS) " ms");
+			continue;
+		}
+		if (pthread_create(&l->op->thread, NULL, l->fn, l->op))
+			tpst_die("pthread_create");
+		l->op->started = 1;
+		wait_flag(&l->op->done, OP_WAIT_MS);
+	}
+}
+
+/* "NAME DUR (+START, RET)", ms; START from @enter, RET from @t_res */
+static void lf_diag(char *buf, size_t size, long long enter, long long t_res)
+{
+	struct lock_free_op *l;
+	size_t i, n = 0;
+	long long dur;
+
+	buf[0] = '\0';
+	for (i = 0; i < ARRAY_SIZE(lf_ops) && n < size; i++) {
+		l = &lf_ops[i];
+		dur = lf_dur(l);
+		if (!l->op->started)
+			n += snprintf(buf + n, size - n, "%s%s not run",
+				      i ? ", " : "", l->name);
+		else if (dur < 0)
+			n += snprintf(buf + n, size - n,
+				      "%s%s did not return (+%lld, -)",
+				      i ? ", " : "", l->name,
+				      ms_rel(l->op->start_ns, enter));
+		else
+			n += snprintf(buf + n, size - n,
+				      "%s%s %.1f (+%lld, %+lld)%s",
+				      i ? ", " : "", l->name, dur / 1e6,
+				      ms_rel(l->op->start_ns, enter),
+				      ms_rel(l->op->ret_ns, t_res),
+				      lf_succeeded(l) ? "" : " failed");
+	}
+}
+
+/* A check lock_free.NAME for each operation; @before: done at t_res. */
+static void lf_check(const int *before, long long t_res)
+{
+	struct lock_free_op *l;
+	struct op *o;
+	char name[64], res[256], when[128];
+	long long dur;
+	size_t i;
+	int ok;
+
+	for (i = 0; i < ARRAY_SIZE(lf_ops); i++) {
+		l = &lf_ops[i];
+		o = l->op;
+		snprintf(name, sizeof(name), "lock_free.%s", l->name);
+		if (!o->started) {
+			tpst_check(name, 0, "%s", l->why);
+			continue;
+		}
+		dur = lf_dur(l);
+		if (dur < 0) {
+			snprintf(when, sizeof(when), "not returned after %.1f ms",
+				 (tpst_now_ns() - o->start_ns) / 1e6);
+			snprintf(res, sizeof(res), "-");
+		} else {
+			snprintf(when, sizeof(when),
+				 "took %.1f ms, returned %+lld ms from it",
+				 dur / 1e6, ms_rel(o->ret_ns, t_res));
+			if (o == &op_p || o == &op_o)
+				snprintf(res, sizeof(res), "%.*s",
+					 (int)strcspn(o->res, "\n"), o->res);
+			else
+				snprintf(res, sizeof(res), "ret=%ld (%s)",
+					 o->ret, strerror(o->err));
+		}
+		ok = before[i] && dur >= 0 && dur < LOCK_FREE_MS * 1000000LL &&
+		     lf_succeeded(l) && (o != &op_p || prio_2to1());
+		tpst_check(name, ok,
+			   "want success%s before the resolution in less than %d ms: %s; %s%s%s",
+			   o == &op_p ? PRIO_2TO1 : "", LOCK_FREE_MS, when, res,
+			   l->why[0] ? "; " : "", l->why);
+	}
 }
 
 static int check_entered(const char *res, unsigned long long fault_addr)
@@ -263,13 +550,74 @@ static int expect_bytes(const char *res)
 	return !strcmp(want, got);
 }
 
+/*
+ * A counting perf event on syscalls:sys_enter_getppid for this thread,
+ * enabled: the event's only perf user, so closing it unregisters perf's
+ * probe from sys_enter.  Its fd, or -1 with the reason in @why.
+ */
+#define PERF_EVENT "syscalls:sys_enter_getppid"
+
+static int perf_setup(char *why, size_t size)
+{
+	long id = tpss_event_id("syscalls", "sys_enter_getppid");
+	struct perf_event_attr attr;
+	unsigned long long count = 0;
+	int fd, i;
+
+	if (id < 0) {
+		snprintf(why, size, "not attempted: no id for %s", PERF_EVENT);
+		return -1;
+	}
+	tpss_perf_attr(&attr, id);
+	attr.disabled = 1;
+	fd = tpss_perf_open(&attr, 0, -1);
+	if (fd < 0) {
+		snprintf(why, size, "not attempted: perf_event_open(%s): %s",
+			 PERF_EVENT, strerror(errno));
+		return -1;
+	}
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		snprintf(why, size, "not attempted: PERF_EVENT_IOC_ENABLE: %s",
+			 strerror(errno));
+		close(fd);
+		return -1;
+	}
+	for (i = 0; i < 3; i++)
+		syscall(SYS_getppid);
+	if (read(fd, &count, sizeof(count)) != sizeof(count))
+		count = 0;
+	printf("perf: %s (id %ld) on this thread counted %llu of 3 getppid()\n",
+	       PERF_EVENT, id, count);
+	return fd;
+}
+
+/* Undo what the resolve case set up and did not undo. */
+static void resolve_cleanup(int fd)
+{
+	char res[2048];
+
+	if (perf_fd >= 0 && !op_c.started)
+		close(perf_fd);
+	if (!op_p.started)
+		tpss_do(fd, res, sizeof(res), "prio_unreg");
+	tpss_tracefs_write(UNRELATED_EVENT, "0");
+	if (op_i.started && !op_i.ret && !(op_r.started && !op_r.ret) &&
+	    syscall(SYS_delete_module, EVENTS_MOD, O_NONBLOCK))
+		printf("delete_module(%s): %s\n", EVENTS_MOD, strerror(errno));
+	if (ko_fd >= 0)
+		close(ko_fd);
+}
+
 static int do_resolve(void)
 {
 	char wait_res[2048], s1[2048], s2[2048], s3[2048], fin[2048];
+	char prio_res[256], lf_buf[1024];
+	int before[ARRAY_SIZE(lf_ops)];
 	unsigned long long fault_addr;
-	long long enter, t_res, f_ret;
+	long long enter, t_u, t_lf, t_res, f_ret, end;
 	int fd, uffd, blocked, ok;
 	pthread_t wthread;
+	size_t i;
 
 	uffd = uffd_setup(0, &page);
 	fd = tpss_open();
@@ -279,6 +627,20 @@ static int do_resolve(void)
 		tpst_check("entered", 0, "fault_arm: %s", s1);
 		return 1;
 	}
+	/* The lock-free operations' setup: P first on sys_enter, perf after F. */
+	if (tpss_do(fd, prio_res, sizeof(prio_res), "prio_reg") ||
+	    tpst_num(prio_res, "reg", -1))
+		snprintf(lf_of(&op_p)->why, sizeof(lf_of(&op_p)->why),
+			 "prio_reg: %.*s", (int)strcspn(prio_res, "\n"),
+			 prio_res);
+	perf_fd = perf_setup(lf_of(&op_c)->why, sizeof(lf_of(&op_c)->why));
+	/* Left loaded by an earlier run that did not finish? */
+	syscall(SYS_delete_module, EVENTS_MOD, O_NONBLOCK);
+	ko_fd = open(EVENTS_KO, O_RDONLY | O_CLOEXEC);
+	if (ko_fd < 0)
+		snprintf(lf_of(&op_i)->why, sizeof(lf_of(&op_i)->why),
+			 "not attempted: open " EVENTS_KO ": %s", strerror(errno));
+
 	if (pthread_create(&wthread, NULL, worker, NULL) ||
 	    pthread_create(&op_f.thread, NULL, faulter, &op_f))
 		tpst_die("pthread_create");
@@ -292,25 +654,40 @@ static int do_resolve(void)
 	tpss_do(fd, s1, sizeof(s1), "fault_snap");
 	sleep_ms(300);
 	tpss_do(fd, s2, sizeof(s2), "fault_snap");
+	t_u = tpst_now_ns();
 	if (pthread_create(&op_u.thread, NULL, unregisterer, &op_u))
 		tpst_die("pthread_create");
+	op_u.started = 1;
 	sleep_ms(200);
-	if (pthread_create(&op_o.thread, NULL, plain_registerer, &op_o) ||
-	    pthread_create(&op_e.thread, NULL, ftrace_enabler, &op_e))
-		tpst_die("pthread_create");
-	sleep_ms(1000);
+	t_lf = tpst_now_ns();
+	lf_run();
+	/*
+	 * The fault stays unresolved until every operation returned, 1.2 s
+	 * after the unregistration started at the earliest, BLOCK_MAX_MS
+	 * after the first operation started at the latest.
+	 */
+	end = t_lf + BLOCK_MAX_MS * 1000000LL;
+	while (tpst_now_ns() < end &&
+	       (tpst_now_ns() < t_u + 1200000000LL || !lf_all_done()))
+		sleep_ms(5);
 	tpss_do(fd, s3, sizeof(s3), "fault_snap");
 	blocked = tpst_num(s3, "returned", 1) == 0 && !flag_get(&op_f.done) &&
 		  !flag_get(&op_u.done);
+	for (i = 0; i < ARRAY_SIZE(lf_ops); i++)
+		before[i] = flag_get(&lf_ops[i].op->done);
 	printf("before the resolution: probe returned=%lld, openat done=%d, unregistration done=%d, 0->1 registration done=%d, ftrace enable done=%d\n",
-	       tpst_num(s3, "returned", -1), flag_get(&op_f.done), flag_get(&op_u.done), flag_get(&op_o.done),
-	       flag_get(&op_e.done));
+	       tpst_num(s3, "returned", -1), flag_get(&op_f.done),
+	       flag_get(&op_u.done), flag_get(&op_o.done), flag_get(&op_e.done));
 	t_res = tpst_now_ns();
 	if (uffd_resolve(uffd))
 		tpst_die("UFFDIO_COPY");
 
-	ok = wait_flag(&op_f.done, 10000) & wait_flag(&op_u.done, 10000) &
-	     wait_flag(&op_o.done, 10000) & wait_flag(&op_e.done, 10000);
+	/* Everything returns within 10 s of the resolution. */
+	end = t_res + 10000000000LL;
+	ok = wait_until(&op_f.done, end) & wait_until(&op_u.done, end);
+	for (i = 0; i < ARRAY_SIZE(lf_ops); i++)
+		if (lf_ops[i].op->started)
+			ok &= wait_until(&lf_ops[i].op->done, end);
 	flag_set(&stop_worker);
 	tpss_do(fd, fin, sizeof(fin), "fault_disarm");
 	f_ret = tpst_num(fin, "ret_ns", 0);
@@ -332,10 +709,19 @@ static int do_resolve(void)
 	       ms_rel(op_o.ret_ns, op_o.start_ns), ms_rel(op_o.ret_ns, t_res),
 	       ms_rel(op_e.ret_ns, op_e.start_ns), ms_rel(op_e.ret_ns, t_res),
 	       op_e.ret);
+	lf_diag(lf_buf, sizeof(lf_buf), enter, t_res);
+	/* ms taken (start from the probe's entry, return from the resolution) */
+	printf("diag uffd lock_free, ms taken (+start, return): %s\n",
+	       lf_buf);
+	printf("diag uffd prio_unreg: sys_enter probes %lld -> %lld, P first %lld, hits %lld\n",
+	       tpst_num(op_p.res, "probes_before", -1),
+	       tpst_num(op_p.res, "probes_after", -1),
+	       tpst_num(op_p.res, "first", -1), tpst_num(op_p.res, "hits", -1));
 
 	tpst_check("blocked", blocked,
-		   "1.5 s after the fault: probe returned=%lld, openat done=%d, unregistration done=%d",
-		   tpst_num(s3, "returned", -1), flag_get(&op_f.done), flag_get(&op_u.done));
+		   "%lld ms after the fault: probe returned=%lld, openat done=%d, unregistration done=%d",
+		   ms_rel(t_res, enter), tpst_num(s3, "returned", -1),
+		   flag_get(&op_f.done), flag_get(&op_u.done));
 	tpst_check("same_tp_fires",
 		   tpst_num(s2, "enter_getppid", 0) > tpst_num(s1, "enter_getppid", 0),
 		   "sys_enter probe calls for getppid(): %lld then %lld",
@@ -357,15 +743,16 @@ static int do_resolve(void)
 	tpst_check("complete",
 		   ok && op_f.ret == -1 && op_f.err == ENOENT && op_o.ret == 0 &&
 		   tpst_num(op_o.res, "reg", -1) == 0 && op_e.ret == 0,
-		   "within 10 s of the resolution: openat done=%d (%ld, %s), unregistration done=%d, 0->1 registration done=%d (%s), ftrace enable done=%d (%ld)",
-		   flag_get(&op_f.done), op_f.ret, strerror(op_f.err), flag_get(&op_u.done), flag_get(&op_o.done),
-		   op_o.res, flag_get(&op_e.done), op_e.ret);
+		   "within 10 s of the resolution: openat done=%d (%ld, %s), unregistration done=%d, 0->1 registration done=%d (%s), ftrace enable done=%d (%ld); all operations: %s",
+		   flag_get(&op_f.done), op_f.ret, strerror(op_f.err),
+		   flag_get(&op_u.done), flag_get(&op_o.done), op_o.res,
+		   flag_get(&op_e.done), op_e.ret, lf_buf);
 	tpst_check("unrelated_free",
 		   op_o.ret_ns && op_o.ret_ns < t_res && op_e.ret_ns &&
 		   op_e.ret_ns < t_res,
 		   "0->1 registration returned %+lld ms, ftrace enable %+lld ms after the resolution (want both before it)",
 		   ms_rel(op_o.ret_ns, t_res), ms_rel(op_e.ret_ns, t_res));
-	tpss_tracefs_write(UNRELATED_EVENT, "0");
+	lf_check(before, t_res);
 	if (!ok)
 		/* Something is stuck in the kernel: do not join it. */
 		_exit(1);
@@ -373,11 +760,12 @@ out:
 	flag_set(&stop_worker);
 	pthread_join(wthread, NULL);
 	pthread_join(op_f.thread, NULL);
-	if (op_u.start_ns) {
+	if (op_u.started)
 		pthread_join(op_u.thread, NULL);
-		pthread_join(op_o.thread, NULL);
-		pthread_join(op_e.thread, NULL);
-	}
+	for (i = 0; i < ARRAY_SIZE(lf_ops); i++)
+		if (lf_ops[i].op->started)
+			pthread_join(lf_ops[i].op->thread, NULL);
+	resolve_cleanup(fd);
 	tpss_do(fd, fin, sizeof(fin), "fault_disarm");
 	close(fd);
 	return tpst_failed;

@@ -16,13 +16,22 @@
 #          NAME errno=E" lines for the comparison.
 #  uffd    a sleepable probe blocked on a userfaultfd page (tpst_uffd
 #          resolve, kill, usermode, signal); SKIP without may-sleep
-#          sys_enter.  signal_noprobe, on every kernel: the same non-fatal
-#          signal to a task whose own system call is blocked on the page.
+#          sys_enter.  resolve.lock_free.*: operations that must neither
+#          wait for the blocked probe nor take longer than 100 ms meanwhile
+#          (a 2->1 unregistration on sys_enter, closing a perf tracepoint
+#          event, a first probe on another tracepoint, enabling and
+#          disabling an ftrace event, insmod and rmmod of tpsleep_events.ko,
+#          which tpst_uffd loads itself).  signal_noprobe, on every kernel:
+#          the same non-fatal signal to a task whose own system call is
+#          blocked on the page.
 #  storm   attach/detach storm of ftrace, perf, perf+BPF, BPF raw_tp and
 #          the test module's probes while 4 threads make system calls
 #          (tpst_storm).
 #  module_unload  both test modules unload at the end.
 #
+# tpsleep.stress=rcuidle instead runs only a filter rewrite storm on the
+# rcuidle events (see below); tpsleep.stress=badptr|priv|uffd|storm only
+# that scenario.
 # tpsleep.stress=hang (kernel command line) instead registers a sleepable
 # probe that never returns and calls into it: the guest must hang and be
 # killed by the host (scripts/stress.sh, expected failure).
@@ -117,6 +126,12 @@ for m in tpsleep_test tpsleep_stress; do
 	fi
 done
 
+# want SCENARIO: tpsleep.stress=all (the default) or =SCENARIO (badptr,
+# priv, uffd, storm: only that one, e.g. for an experiment)
+want() {
+	[ "$what" = all ] || [ "$what" = "$1" ]
+}
+
 # --- harness case: a probe that never returns -----------------------------
 if [ "$what" = hang ]; then
 	ktap_diag "hang: a sleepable probe on sys_enter that never returns; this guest must be killed at its timeout"
@@ -128,7 +143,80 @@ if [ "$what" = hang ]; then
 	exit 0
 fi
 
+# --- rcuidle: filter rewrite storm on the rcuidle events -------------------
+# tpsleep.stress=rcuidle (scripts/stress.sh boots it with idle=poll, so that
+# cpu_idle_poll() calls trace_hardirqs_on() -> trace_irq_enable_rcuidle()
+# where RCU is not watching): preemptirq:irq_enable and irq_disable on,
+# their filters (each event's, and the subsystem's) rewritten for
+# RCUIDLE_SECS while both CPUs go in and out of idle.  Each rewrite frees
+# the old filter after tracepoint_synchronize_unregister(), while the idle
+# path's probes read it: patch 6's sched-RCU reader must hold it there.
+#   stress.rcuidle.events     the events enable and the idle task recorded
+#                             irq_enable lines
+#   stress.rcuidle.rewrites   every filter write succeeded, at least
+#                             RCUIDLE_MIN of them
+# The console (KASAN, PROVE_RCU, lockdep) is checked by stress.sh.
+if [ "$what" = rcuidle ]; then
+	RCUIDLE_SECS=120
+	RCUIDLE_MIN=500
+	P=$T/events/preemptirq
+	t0=$(now)
+	echo "tpsleep: === stress rcuidle at ${t0}s"
+	if [ ! -d $P/irq_enable ]; then
+		ktap_skip_all stress.rcuidle "no preemptirq events (CONFIG_PREEMPTIRQ_TRACEPOINTS)" events rewrites
+		echo "1..$(cat "$KTAP_COUNT_FILE")" > "$KTAP_OUT"
+		exit 0
+	fi
+	st_tracing_clean
+	echo 2048 > $T/buffer_size_kb
+	ok=1
+	echo 1 > $P/irq_enable/enable || ok=0
+	echo 1 > $P/irq_disable/enable || ok=0
+	# Load with idle gaps on both CPUs: short bursts of system calls.
+	for i in 1 2; do
+		( while [ ! -e $W/rcuidle.stop ]; do
+			$BIN/tp_syscalls 200 > /dev/null
+			sleep 0.05
+		done ) &
+	done
+	end=$(awk -v t="$t0" -v s=$RCUIDLE_SECS 'BEGIN { printf "%d", t + s }')
+	n=0 bad=0
+	while [ "$(now | cut -d. -f1)" -lt "$end" ]; do
+		for f in 'caller_offs > 0' 'parent_offs != 0 && caller_offs != 1' \
+			 'common_pid != 0' 0; do
+			echo "$f" > $P/irq_enable/filter || bad=$((bad + 1))
+			echo "$f" > $P/irq_disable/filter || bad=$((bad + 1))
+			n=$((n + 2))
+		done
+		echo 'common_pid >= 0' > $P/filter || bad=$((bad + 1))
+		echo 0 > $P/filter || bad=$((bad + 1))
+		n=$((n + 2))
+	done
+	touch $W/rcuidle.stop
+	wait
+	echo 0 > $T/tracing_on
+	idle=$(grep -c '<idle>-0 .* irq_enable:' $T/trace)
+	all=$(grep -c ' irq_enable:' $T/trace)
+	ktap_diag "rcuidle: $n filter writes ($bad failed) in $RCUIDLE_SECS s; buffer: $all irq_enable lines, $idle of <idle>-0"
+	grep -m 2 '<idle>-0 .* irq_enable:' $T/trace | sed 's/^/  /'
+	if [ $ok = 1 ] && [ "$idle" -gt 0 ]; then
+		ktap_pass stress.rcuidle.events
+	else
+		ktap_fail stress.rcuidle.events "enable ok=$ok, $idle <idle>-0 irq_enable lines of $all (idle=poll on the command line?)"
+	fi
+	if [ "$bad" = 0 ] && [ "$n" -ge $RCUIDLE_MIN ]; then
+		ktap_pass stress.rcuidle.rewrites
+	else
+		ktap_fail stress.rcuidle.rewrites "$n filter writes, $bad failed; want >= $RCUIDLE_MIN, none failed"
+	fi
+	st_tracing_clean
+	st_time rcuidle "$t0"
+	echo "1..$(cat "$KTAP_COUNT_FILE")" > "$KTAP_OUT"
+	exit 0
+fi
+
 # --- bad pointers -----------------------------------------------------------
+if want badptr; then
 t0=$(now)
 echo "tpsleep: === stress badptr at ${t0}s"
 if has_feature syscalls; then bmode=sleepy; else bmode=nofault; fi
@@ -142,8 +230,10 @@ st_checks stress.badptr $W/badptr.out $? \
 	openat2.good openat2.null openat2.unmapped openat2.kernel_text \
 	openat2.partial
 st_time badptr "$t0"
+fi
 
 # --- privilege ------------------------------------------------------------
+if want priv; then
 t0=$(now)
 echo "tpsleep: === stress priv at ${t0}s"
 st_run 120 $W/priv.out $BIN/tpst_priv 1000
@@ -156,11 +246,15 @@ st_checks stress.priv $W/priv.out $? dropped \
 	uffd.kernel_faults uffd.user_mode_only uffd.dev \
 	module.stress_ctl module.test_ctl module.finit_module
 st_time priv "$t0"
+fi
 
 # --- a sleepable probe blocked on a userfaultfd page ----------------------
+if want uffd; then
 t0=$(now)
 echo "tpsleep: === stress uffd at ${t0}s"
-R="entered blocked same_tp_fires other_tps_fire unreg_waits copy complete unrelated_free"
+R="entered blocked same_tp_fires other_tps_fire unreg_waits copy complete unrelated_free
+lock_free.prio_unreg lock_free.perf_close lock_free.first_reg
+lock_free.ftrace_enable lock_free.ftrace_disable lock_free.insmod lock_free.rmmod"
 K="entered blocked killed unreg_waits copy_failed"
 U="not_blocked efault syscall"
 st_tracing_clean
@@ -188,10 +282,16 @@ fi
 # The same signal without a probe (openat()'s own fault): every kernel.
 st_run 120 $W/uffd-signal-noprobe.out $BIN/tpst_uffd signal_noprobe
 st_checks stress.uffd.signal_noprobe $W/uffd-signal-noprobe.out $? completes
+# tpst_uffd resolve removes tpsleep_events itself, unless it did not finish.
+if grep -q '^tpsleep_events ' /proc/modules; then
+	rmmod tpsleep_events || echo "tpsleep: rmmod tpsleep_events failed"
+fi
 st_tracing_clean
 st_time uffd "$t0"
+fi
 
 # --- attach/detach storm ----------------------------------------------------
+if want storm; then
 t0=$(now)
 echo "tpsleep: === stress storm at ${t0}s"
 # The kernel under test (may-sleep sys_enter) must reach the cycle counts;
@@ -208,6 +308,7 @@ grep '^storm ' $W/storm.out | while IFS= read -r l; do ktap_diag "$l"; done
 st_checks stress.storm $W/storm.out $rc load ftrace perf perfbpf rawtp module cookies total
 st_tracing_clean
 st_time storm "$t0"
+fi
 
 # --- the modules unload -----------------------------------------------------
 if rmmod tpsleep_stress > $W/rmmod.out 2>&1 && rmmod tpsleep_test >> $W/rmmod.out 2>&1; then
