@@ -8,6 +8,12 @@
  * tpsc_plain is a DEFINE_EVENT() of the same class: an ordinary tracepoint,
  * on which the class's probes must be refused.
  */
+#ifndef _TPSLEEP_CLASS_FIRE_H
+#define _TPSLEEP_CLASS_FIRE_H
+/* tpsleep_class_fire.c: calls tpsc_a, tpsc_b and tpsc_plain with @val. */
+void tpsc_fire(unsigned long val);
+#endif
+
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM tpsleep_class
 

@@ -18,7 +18,7 @@
  *	Call tpsc_a, tpsc_b and tpsc_plain with val = 0..N-1 (N <= 1000).
  *   local
  *	Register a sleeping probe on tpsc_b and fire once: the probe must
- *	run preemptible, under rcu_read_lock_trace(), and sleep 1 ms.  Also
+ *	run preemptible, under rcu_read_lock_trace(), and sleep 1-2 ms.  Also
  *	try a normal probe on tpsc_a and a may-sleep probe on tpsc_plain
  *	(both must be refused with -EINVAL).
  *   park
@@ -53,8 +53,6 @@
 #define TPSC_CMD_SIZE		64
 #define TPSC_PARK_VAL		4242
 
-void tpsc_fire(unsigned long val);
-
 static DEFINE_MUTEX(tpsc_mutex);
 static char tpsc_result[TPSC_RESULT_SIZE];
 
@@ -72,7 +70,7 @@ static void tpsc_local_probe(void *data, unsigned long val, const char *tag)
 	tpsc_local.hits++;
 	tpsc_local.preemptible = preemptible();
 	tpsc_local.rcu_trace_held = rcu_read_lock_trace_held();
-	msleep(1);
+	usleep_range(1000, 2000);
 	tpsc_local.slept_ns = ktime_get_ns() - t0;
 }
 
