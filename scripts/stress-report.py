@@ -24,6 +24,7 @@ SCENARIOS = [
     ('uffd.usermode', 'stress.uffd.usermode.', 'UFFD_USER_MODE_ONLY'),
     ('uffd.signal', 'stress.uffd.signal.', 'non-fatal signal, fault in a probe'),
     ('uffd.signal_noprobe', 'stress.uffd.signal_noprobe.', 'non-fatal signal, fault in openat()'),
+    ('bpflife', 'stress.bpflife.', 'BPF program closed under a parked caller'),
     ('storm', 'stress.storm.', 'attach/detach storm under load'),
     ('modules', 'stress.module_', 'test modules load/unload'),
     ('cpus', 'stress.cpus', 'two CPUs online'),
@@ -106,7 +107,7 @@ def main(argv):
         for v in variants:
             cell = scen_cell(v, prefix)
             base = key.split('.')[0]
-            dur = duration(v, base) if base in ('badptr', 'priv', 'storm') or key == 'uffd.resolve' else ''
+            dur = duration(v, base) if base in ('badptr', 'priv', 'bpflife', 'storm') or key == 'uffd.resolve' else ''
             if key == 'uffd.resolve':
                 dur = duration(v, 'uffd')
             cells.append(cell + (f' ({dur})' if dur else ''))

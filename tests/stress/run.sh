@@ -24,14 +24,17 @@
 #          which tpst_uffd loads itself).  signal_noprobe, on every kernel:
 #          the same non-fatal signal to a task whose own system call is
 #          blocked on the page.
+#  bpflife a BPF raw_tp program's link and fd closed while a caller of the
+#          may-sleep tracepoint that loaded it is parked (tpst_bpflife,
+#          tpsleep_class.ko): not freed under it; SKIP before patch 3.
 #  storm   attach/detach storm of ftrace, perf, perf+BPF, BPF raw_tp and
 #          the test module's probes while 4 threads make system calls
 #          (tpst_storm).
 #  module_unload  both test modules unload at the end.
 #
 # tpsleep.stress=rcuidle instead runs only a filter rewrite storm on the
-# rcuidle events (see below); tpsleep.stress=badptr|priv|uffd|storm only
-# that scenario.
+# rcuidle events (see below); tpsleep.stress=badptr|priv|uffd|bpflife|storm
+# only that scenario.
 # tpsleep.stress=hang (kernel command line) instead registers a sleepable
 # probe that never returns and calls into it: the guest must hang and be
 # killed by the host (scripts/stress.sh, expected failure).
@@ -288,6 +291,27 @@ if grep -q '^tpsleep_events ' /proc/modules; then
 fi
 st_tracing_clean
 st_time uffd "$t0"
+fi
+
+# --- a BPF program's lifetime under a parked caller -------------------------
+# tpst_bpflife (tests/guest/checks/65-class.sh runs it too): a raw_tp
+# program whose link and fd are closed while a caller of the may-sleep
+# tracepoint that loaded it is parked; on KASAN, a use-after-free of the
+# program or its map would be reported on the console.
+if want bpflife; then
+t0=$(now)
+echo "tpsleep: === stress bpflife at ${t0}s"
+LIFE="attached parked link_close_waits close_returns ran"
+if ! has_feature bpf || [ ! -e /tests/modules/tpsleep_class.ko ]; then
+	ktap_skip_all stress.bpflife "needs patches 2 (ftrace: tpsleep_class.ko) and 3 (bpf)" $LIFE
+elif ! insmod /tests/modules/tpsleep_class.ko > $W/insmod-class.out 2>&1; then
+	ktap_fail stress.bpflife.module_load "$(tr '\n' ' ' < $W/insmod-class.out)"
+else
+	st_run 120 $W/bpflife.out $BIN/tpst_bpflife
+	st_checks stress.bpflife $W/bpflife.out $? $LIFE
+	rmmod tpsleep_class || echo "tpsleep: rmmod tpsleep_class failed"
+fi
+st_time bpflife "$t0"
 fi
 
 # --- attach/detach storm ----------------------------------------------------
