@@ -10,7 +10,13 @@ TREES=$BUILD/trees
 OBJS=$BUILD/obj
 LOGS=$BUILD/logs
 RESULTS=$BUILD/results
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+# ccache where kernel developers keep theirs, ccache's own default
+# ($XDG_CACHE_HOME/ccache, i.e. ~/.cache/ccache), outside the clone: a second
+# clone or CI run on this machine starts warm (CCACHE_DIR overrides).  Paths
+# under the clone are hashed relative to it (CCACHE_BASEDIR), so clones in
+# other directories share the objects.
+export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ccache}
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export ARCH=x86_64
 JOBS=${JOBS:-$(nproc)}
