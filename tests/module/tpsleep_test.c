@@ -51,6 +51,11 @@
  *	it waits (up to 20 ms) for a call of a probe of the new set.  Each
  *	probe counts its calls and the calls whose data is not its own
  *	cookie.
+ *   rcuidle MS
+ *	Register a normal probe on irq_enable (an rcuidle tracepoint: the idle
+ *	loop calls it while RCU is not watching) for MS milliseconds; report
+ *	its calls, those from the idle task, and those in which
+ *	rcu_is_watching() was false (overall and from the idle task).
  *   park 2to1|1to0to1
  *	(may-sleep API only) Deterministic transitions on tpst_maysleep.  A
  *	"parker" kthread calls the tracepoint by hand, as __DO_TRACE() does:
@@ -122,6 +127,7 @@ static const bool tpst_have_maysleep;
 static struct tracepoint *tp_sys_enter;
 static struct tracepoint *tp_sys_exit;
 static struct tracepoint *tp_sched_switch;
+static struct tracepoint *tp_irq_enable;	/* NULL without preemptirq events */
 
 /* Serializes the commands, the probe registrations and the result buffer. */
 static DEFINE_MUTEX(tpst_mutex);
@@ -952,6 +958,53 @@ static void tpst_cmd_park(const char *mode)
 }
 #endif
 
+/* ---- rcuidle: is RCU watching in the probes of an rcuidle tracepoint? ---- */
+
+static atomic_long_t tpst_ri_calls, tpst_ri_idle, tpst_ri_off, tpst_ri_idle_off;
+
+/*
+ * On irq_enable, which local_irq_enable() calls through
+ * trace_irq_enable_rcuidle(), also from the idle loop where RCU is not
+ * watching: the tracepoint must make it watch around its probes.
+ */
+static void tpst_ri_probe(void *data, unsigned long ip, unsigned long pip)
+{
+	bool idle = is_idle_task(current), off = !rcu_is_watching();
+
+	atomic_long_inc(&tpst_ri_calls);
+	if (idle)
+		atomic_long_inc(&tpst_ri_idle);
+	if (off)
+		atomic_long_inc(&tpst_ri_off);
+	if (idle && off)
+		atomic_long_inc(&tpst_ri_idle_off);
+}
+
+static void tpst_cmd_rcuidle(unsigned int ms)
+{
+	int reg, unreg = -1;
+
+	if (!tp_irq_enable) {
+		tpst_out("rcuidle reg=%d\n", -ENODEV);
+		return;
+	}
+	atomic_long_set(&tpst_ri_calls, 0);
+	atomic_long_set(&tpst_ri_idle, 0);
+	atomic_long_set(&tpst_ri_off, 0);
+	atomic_long_set(&tpst_ri_idle_off, 0);
+	reg = tracepoint_probe_register(tp_irq_enable, tpst_ri_probe, NULL);
+	if (!reg) {
+		msleep(ms);
+		unreg = tracepoint_probe_unregister(tp_irq_enable, tpst_ri_probe,
+						    NULL);
+		tracepoint_synchronize_unregister();
+	}
+	tpst_out("rcuidle reg=%d unreg=%d calls=%ld idle_calls=%ld not_watching=%ld idle_not_watching=%ld\n",
+		 reg, unreg, atomic_long_read(&tpst_ri_calls),
+		 atomic_long_read(&tpst_ri_idle), atomic_long_read(&tpst_ri_off),
+		 atomic_long_read(&tpst_ri_idle_off));
+}
+
 /* ---- control file ---- */
 
 static int tpst_run(char *cmd)
@@ -989,6 +1042,10 @@ static int tpst_run(char *cmd)
 		    b == 0 || b > 1800)
 			return -EINVAL;
 		tpst_cmd_transitions(mode, a, b);
+	} else if (sscanf(cmd, "rcuidle %u", &a) == 1) {
+		if (a == 0 || a > 5000)
+			return -EINVAL;
+		tpst_cmd_rcuidle(a);
 	} else if (sscanf(cmd, "park %15s", mode) == 1) {
 		if (strcmp(mode, "2to1") && strcmp(mode, "1to0to1"))
 			return -EINVAL;
@@ -1051,6 +1108,8 @@ static void tpst_find_tp(struct tracepoint *tp, void *priv)
 		tp_sys_exit = tp;
 	else if (!strcmp(tp->name, "sched_switch"))
 		tp_sched_switch = tp;
+	else if (!strcmp(tp->name, "irq_enable"))
+		tp_irq_enable = tp;
 }
 
 static int __init tpst_init(void)

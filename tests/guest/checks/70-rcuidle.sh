@@ -17,6 +17,9 @@
 #  rcuidle.idle_irq_enable  with preemptirq:irq_enable enabled, the idle task
 #                           records irq_enable events whose caller is that
 #                           window's function: the ftrace probe ran there
+#  rcuidle.idle_watching    a probe of the test module on irq_enable, called
+#                           from the idle task, always sees rcu_is_watching()
+#                           (and is called from there at all)
 #  rcuidle.idle_eqs         (needs rcu:rcu_dyntick, CONFIG_RCU_TRACE) on its
 #                           CPU, each such event directly follows an
 #                           rcu_dyntick "Endirq" (ct_nmi_enter() from the
@@ -161,6 +164,28 @@ else
 	else
 		ktap_fail rcuidle.idle_eqs "enable ok=$ok, $(tr '\n' ' ' < $W/eqs)"
 	fi
+fi
+
+# --- RCU watches in the probes, on the idle path too ------------------------
+if [ "$poll" = 1 ] && [ -e /tests/modules/tpsleep_test.ko ]; then
+	if insmod /tests/modules/tpsleep_test.ko > $W/insmod.out 2>&1; then
+		echo "rcuidle 1000" > /proc/tpsleep_test
+		r=$(cat /proc/tpsleep_test)
+		echo "  $r"
+		rmmod tpsleep_test
+		ik() { echo "$r" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+		if [ "$(ik reg)" = 0 ] && [ "$(ik unreg)" = 0 ] &&
+		   [ "$(ik idle_calls)" -gt 0 ] 2>/dev/null &&
+		   [ "$(ik not_watching)" = 0 ]; then
+			ktap_pass rcuidle.idle_watching
+		else
+			ktap_fail rcuidle.idle_watching "want reg=0 unreg=0, idle_calls > 0 and not_watching=0 (the tracepoint makes RCU watch around its probes): $r"
+		fi
+	else
+		ktap_fail rcuidle.idle_watching "insmod tpsleep_test: $(tr '\n' ' ' < $W/insmod.out)"
+	fi
+else
+	ktap_skip rcuidle.idle_watching "needs idle=poll (an idle path that calls the rcuidle tracepoint with RCU off) and tpsleep_test.ko"
 fi
 
 ri_clean
