@@ -83,6 +83,12 @@ ktap_skip_all() {
 	done
 }
 
+# ktap_kv LINE KEY: the value of the first KEY=VALUE in LINE (the test
+# modules' result lines)
+ktap_kv() {
+	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
+}
+
 # has_feature TAG: the kernel carries the patch that provides TAG
 has_feature() {
 	grep -qx "$1" /tests/features 2>/dev/null

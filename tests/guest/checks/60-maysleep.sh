@@ -77,11 +77,6 @@ ms_run() {
 	return $_rc
 }
 
-# ms_kv LINE KEY: the value of KEY=VALUE in LINE
-ms_kv() {
-	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
-}
-
 # ms_maysleep TP: 1 if TP is a may-sleep tracepoint on this kernel
 ms_maysleep() {
 	case "$1" in
@@ -176,9 +171,9 @@ if has_feature core; then
 	echo "  $r"
 	bad=
 	for kv in reg=0 unreg=0 hits=1 preemptible=1 rcu_trace_held=1 val_ok=1; do
-		[ "$(ms_kv "$r" "${kv%=*}")" = "${kv#*=}" ] || bad="$bad want $kv;"
+		[ "$(ktap_kv "$r" "${kv%=*}")" = "${kv#*=}" ] || bad="$bad want $kv;"
 	done
-	slept=$(ms_kv "$r" slept_ns)
+	slept=$(ktap_kv "$r" slept_ns)
 	[ "${slept:-0}" -ge 1000000 ] 2>/dev/null || bad="$bad slept ${slept:-?} ns, want >= 1 ms;"
 	if [ -z "$bad" ]; then
 		ktap_pass maysleep.local_maysleep

@@ -32,16 +32,12 @@ NEED_FTRACE="needs patch 2 (ftrace): no DEFINE_EVENT_MAYSLEEP(), tpsleep_class.k
 ALL="maysleep local ftrace ftrace_plain_refused perf perf_plain_refused unload"
 LIFE="attached parked link_close_waits close_returns ran"
 
-cl_kv() {
-	echo "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1
-}
-
 # cl_want NAME LINE KEY=VALUE...: pass if LINE has every KEY=VALUE
 cl_want() {
 	_n=$1 _l=$2 _bad=
 	shift 2
 	for kv in "$@"; do
-		[ "$(cl_kv "$_l" "${kv%%=*}")" = "${kv#*=}" ] || _bad="$_bad want $kv;"
+		[ "$(ktap_kv "$_l" "${kv%%=*}")" = "${kv#*=}" ] || _bad="$_bad want $kv;"
 	done
 	if [ -z "$_bad" ]; then
 		ktap_pass "class.$_n"
@@ -70,7 +66,7 @@ cl_want maysleep "$r" a_maysleep=1 b_maysleep=1 plain_maysleep=0
 echo local > $CTL
 r=$(cat $CTL)
 echo "  $r"
-slept=$(cl_kv "$r" slept_us)
+slept=$(ktap_kv "$r" slept_us)
 if [ "${slept:-0}" -ge 1000 ] 2>/dev/null; then slept_ok=1; else slept_ok=0; fi
 cl_want local "$r slept_ok=$slept_ok" reg=0 unreg=0 hits=1 preemptible=1 \
 	rcu_trace_held=1 slept_ok=1 normal_on_a=-22 maysleep_on_plain=-22

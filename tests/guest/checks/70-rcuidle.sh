@@ -173,10 +173,9 @@ if [ "$poll" = 1 ] && [ -e /tests/modules/tpsleep_test.ko ]; then
 		r=$(cat /proc/tpsleep_test)
 		echo "  $r"
 		rmmod tpsleep_test
-		ik() { echo "$r" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-		if [ "$(ik reg)" = 0 ] && [ "$(ik unreg)" = 0 ] &&
-		   [ "$(ik idle_calls)" -gt 0 ] 2>/dev/null &&
-		   [ "$(ik not_watching)" = 0 ]; then
+		if [ "$(ktap_kv "$r" reg)" = 0 ] && [ "$(ktap_kv "$r" unreg)" = 0 ] &&
+		   [ "$(ktap_kv "$r" idle_calls)" -gt 0 ] 2>/dev/null &&
+		   [ "$(ktap_kv "$r" not_watching)" = 0 ]; then
 			ktap_pass rcuidle.idle_watching
 		else
 			ktap_fail rcuidle.idle_watching "want reg=0 unreg=0, idle_calls > 0 and not_watching=0 (the tracepoint makes RCU watch around its probes): $r"
