@@ -1,7 +1,7 @@
 # Sleepable tracepoints for Linux 6.1: series + build/boot/test harness.
 # VARIANT is baseline (no patch), patched (whole series) or prefix-N.
 VARIANT ?= patched
-VARIANTS ?= baseline patched
+VARIANTS ?= baseline patched faulting
 SELFTEST_VARIANT ?= baseline
 
 .PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect selftest mail bench stress sparse

@@ -5,7 +5,8 @@
 # failed check, fails the command.
 . "$(dirname "$0")/lib.sh"
 "$TOP/scripts/deps.sh"
-total=$(series_patches patched | wc -l)
+total=$(series_patches faulting | wc -l)
+six=$(series_patches patched | wc -l)
 first=${1:-1}
 last=${2:-$total}
 mkdir -p "$RESULTS"
@@ -15,7 +16,10 @@ rows=()
 t0=$(date +%s)
 for n in $(seq "$first" "$last"); do
 	v=prefix-$n
-	[ "$n" = "$total" ] && v=patched
+	# the end of the six and of the whole series are the variants make
+	# check builds: reuse their trees and objects
+	[ "$n" = "$six" ] && v=patched
+	[ "$n" = "$total" ] && [ "$n" != "$six" ] && v=faulting
 	applies=no builds=no boots=no counts="-" secs="-"
 	log=$LOGS/bisect-$v.log
 	mkdir -p "$LOGS"
@@ -34,7 +38,7 @@ for n in $(seq "$first" "$last"); do
 		counts=$(printf '%s\n' "$out" | tail -n1)
 	fi
 	[ "$boots" = yes ] || { echo "prefix $n ($v) failed, see $log:"; tail -n 5 "$log"; }
-	patch=$(series_patches patched | sed -n "${n}p")
+	patch=$(series_patches faulting | sed -n "${n}p")
 	rows+=("| $n | ${patch%.patch} | $applies | $builds | $boots | $counts | $secs |")
 	echo "prefix $n: applies=$applies builds=$builds boots=$boots checks: $counts build ${secs}s"
 done

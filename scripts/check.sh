@@ -1,5 +1,5 @@
 #!/bin/bash
-# check.sh [VARIANT...]: run each variant (default: baseline patched) and
+# check.sh [VARIANT...]: run each variant (default: baseline patched faulting) and
 # print one KTAP table with the closing 'N passed, N failed' line.  A
 # variant that fails to apply, build or boot, or whose console shows a
 # splat, fails the command (its checks are then reported as missing).

@@ -25,7 +25,7 @@ check() {	# check NAME checkpatch-args...
 		fi
 	done <<< "$out"
 }
-for p in $(series_patches patched); do
+for p in $(series_patches faulting); do
 	echo "checkpatch --strict $p"
 	check "$p" "$TOP/patches/$p"
 done

@@ -4,7 +4,7 @@
 # patch format, checkpatch, fuzz-0 apply of the whole series.
 . "$(dirname "$0")/lib.sh"
 fail=0
-listed=$(series_patches patched)
+listed=$(series_patches faulting)
 for p in $listed; do
 	[ -f "$TOP/patches/$p" ] || { echo "series lists $p, which is not in patches/"; fail=1; }
 done
@@ -31,4 +31,4 @@ done
 [ "$fail" = 0 ] || die "series hygiene failed (see above)"
 echo "hygiene: $(printf '%s\n' "$listed" | wc -l) patches, series and patches/ agree, one format"
 "$TOP/scripts/checkpatch.sh"
-"$TOP/scripts/tree.sh" patched
+"$TOP/scripts/tree.sh" faulting

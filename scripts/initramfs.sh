@@ -1,6 +1,6 @@
 #!/bin/bash
 # initramfs.sh VARIANT: pack the guest userspace for a built variant:
-# busybox-static, Debian's perf and bpftrace with their libraries, our
+# busybox-static, Debian's perf, bpftrace and trace-cmd with their libraries, our
 # static test programs, the test modules built against the variant, the
 # tree's ftrace selftests.  Reproducible: sorted, zero mtimes, root owner.
 . "$(dirname "$0")/lib.sh"
@@ -27,6 +27,7 @@ copy_with_libs() {
 }
 copy_with_libs /usr/bin/perf
 copy_with_libs /usr/bin/bpftrace
+copy_with_libs /usr/bin/trace-cmd
 
 # Our static programs.
 make -s -C "$TOP/tests/progs" >/dev/null

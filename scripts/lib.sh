@@ -25,19 +25,28 @@ stage() { printf '\n=== [%s] %s: %s\n' "$(date +%H:%M:%S)" "${VARIANT:-}" "$*"; 
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 
 # Patches of a variant, one file name a line, in series order.
-#   baseline   no patch
-#   patched    the whole series
-#   prefix-N   the first N patches of the series
+# The series holds the six patches of the RFC port, then, after a line
+# "# --- follow-up", the follow-up series.  Variants: baseline (none),
+# patched (the six), faulting (the six + the follow-up), prefix-N (the
+# first N of the whole series); a -suffix (-stress, -bench) keeps the set.
 series_patches() {
 	local variant=$1
-	local all
+	local all six
 	all=$(sed -e 's/#.*//' -e 's/[[:space:]].*//' -e '/^$/d' "$TOP/series")
+	six=$(sed -e '/^# --- follow-up/,$d' "$TOP/series" |
+		sed -e 's/#.*//' -e 's/[[:space:]].*//' -e '/^$/d')
 	case "$variant" in
 	baseline|baseline-*) ;;
-	patched|patched-*) printf '%s\n' "$all" | sed '/^$/d' ;;
+	patched|patched-*) printf '%s\n' "$six" | sed '/^$/d' ;;
+	faulting|faulting-*) printf '%s\n' "$all" | sed '/^$/d' ;;
 	prefix-[0-9]*) printf '%s\n' "$all" | sed '/^$/d' | head -n "${variant#prefix-}" ;;
-	*) die "unknown variant '$variant' (baseline, patched, prefix-N)" ;;
+	*) die "unknown variant '$variant' (baseline, patched, faulting, prefix-N)" ;;
 	esac
+}
+
+# The follow-up patches alone, in order.
+followup_patches() {
+	series_patches faulting | tail -n +$(( $(series_patches patched | wc -l) + 1 ))
 }
 
 tree_of() { echo "$TREES/$1"; }

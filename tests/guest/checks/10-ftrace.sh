@@ -84,6 +84,9 @@ else
 	fdhex=$(printf '%x' "$fd")
 	# syscalls:sys_enter_openat: every argument, printed %lx
 	enter="sys_openat(dfd: ffffffffffffff9c, filename: $ptr, flags: 80000, mode: 0)"
+	# with the follow-up, the path follows the pointer (15-ustrings.sh)
+	has_feature ustrings &&
+		enter="sys_openat(dfd: ffffffffffffff9c, filename: $ptr \"$TARGET\", flags: 80000, mode: 0)"
 	ft_fail_why=
 	# tp_open makes exactly one openat: one line of each kind.
 	if ft_expect_count enter 1 $W/mine1 "$enter" &&
@@ -153,7 +156,9 @@ cat $W/open3.out $W/decoy.out
 ptr=$(ft_field $W/open3.out filename)
 grep -v '^#' $W/trace3 > $W/lines3
 lines=$(wc -l < $W/lines3)
-mine=$(grep -cE "^ *tp_open-$fpid +\[.* sys_openat\(dfd: ffffffffffffff9c, filename: $ptr, flags: 80000, mode: 0\)\$" $W/lines3)
+ustr=
+has_feature ustrings && ustr=" \"$TARGET\""   # the path follows the pointer
+mine=$(grep -cE "^ *tp_open-$fpid +\[.* sys_openat\(dfd: ffffffffffffff9c, filename: $ptr$ustr, flags: 80000, mode: 0\)\$" $W/lines3)
 others=$(grep -cvE "^ *tp_open-$fpid +\[" $W/lines3)
 if [ "$rc" != 0 ] || [ -z "$ptr" ] || [ -z "$dpid" ]; then
 	ktap_fail ftrace.filter_pid "tp_open failed (rc $rc): $(cat $W/open3.out $W/decoy.out | tr '\n' ' ')"

@@ -86,6 +86,9 @@ else
 	# address has more than 8 digits, so it reads as tp_open's %lx)
 	tr -s ' ' < $W/script.out | sed 's/^ //' > $W/script.norm
 	want="tp_open $pid syscalls:sys_enter_openat: dfd: 0xffffffffffffff9c, filename: 0x$ptr, flags: 0x00080000, mode: 0x00000000"
+	# with the follow-up, the path follows the pointer (15-ustrings.sh)
+	has_feature ustrings &&
+		want="tp_open $pid syscalls:sys_enter_openat: dfd: 0xffffffffffffff9c, filename: 0x$ptr \"$TARGET\", flags: 0x00080000, mode: 0x00000000"
 	got=$(grep -cxF -- "$want" $W/script.norm)
 	all=$(grep -c 'syscalls:sys_enter_openat' $W/script.norm)
 	if [ "$rc" != 0 ]; then

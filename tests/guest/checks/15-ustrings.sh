@@ -1,0 +1,296 @@
+# 15-ustrings.sh: syscall enter events record the user strings (follow-up
+# patch "tracing: record the user space strings of syscall enter events",
+# feature ustrings).  Every path lives in a page tp_ustr never touched
+# before the call (it checks /proc/self/pagemap), so only a copy that
+# faults reads it.
+#  ustr.format        sys_enter_openat's format has "__data_loc char[]
+#                     __filename_val" and __get_str() in its print fmt,
+#                     sys_enter_rename two strings, sys_enter_write none;
+#                     without the feature: no such field (patched unchanged)
+#  ustr.tracefs       N openat() calls: N of N trace lines show the exact
+#                     path after the exact pointer
+#  ustr.rename        rename(): both paths
+#  ustr.trace_cmd     trace-cmd record -e syscalls:sys_enter_openat +
+#                     trace-cmd report: N of N paths
+#  ustr.perf          perf record -e syscalls:sys_enter_openat + perf
+#                     script: N of N paths
+#  ustr.filter        a filter on __filename_val selects exactly the
+#                     matching calls
+#  ustr.hist          a hist trigger keyed on __filename_val counts each
+#                     path exactly
+#  ustr.badptr_result NULL, inaccessible, kernel and partially mapped
+#                     filenames: openat() fails with EFAULT as on every
+#                     kernel, event on or off
+#  ustr.badptr_record those calls record an empty string
+#  ustr.knob_default  syscall_user_buf_size reads 63, in a new instance too
+#  ustr.knob_off      0: an empty string, user memory not read
+#  ustr.knob_cut      8: the first 8 bytes and "..."
+#  ustr.knob_max      165: a 200-byte path is cut at 165 and marked
+#  ustr.knob_einval   166 is refused with EINVAL, the value stays
+#  ustr.knob_instance an instance's value applies to its own buffer only
+# Sourced by run-checks.sh after ktap.sh; busybox sh, POSIX only.
+set -u
+
+T=/sys/kernel/tracing
+W=/tmp/ustr-check
+D=/tmp/ustr-d
+N=20
+NEED="needs the follow-up patch 'tracing: record the user space strings of syscall enter events' (feature ustrings)"
+
+us_clean() {
+	echo 0 > $T/events/enable
+	for ev in sys_enter_openat sys_enter_rename; do
+		echo 0 > $T/events/syscalls/$ev/filter
+		grep -v '^#' $T/events/syscalls/$ev/trigger | sed 's/ \[.*//' |
+		while read -r trig; do echo "!$trig" > $T/events/syscalls/$ev/trigger; done
+	done
+	echo > $T/trace
+	echo 1 > $T/tracing_on
+}
+
+# us_count_paths OUT TRACE PREFIX SUFFIX: for each "call=openat" line of
+# tp_ustr's OUT, count the lines of TRACE with PREFIX<ptr> "<path>"SUFFIX
+# (grep -E; PREFIX may match the pointer's padding); sets us_found (paths
+# seen exactly once) and us_missing (the first few others).
+us_count_paths() {
+	us_found=0
+	us_missing=
+	grep 'call=openat' "$1" > $W/calls
+	while read -r line; do
+		ptr=$(ktap_kv "$line" ptr)
+		path=$(ktap_kv "$line" path)
+		c=$(grep -cE -- "$3$ptr \"$path\"$4" "$2")
+		if [ "$c" = 1 ]; then
+			us_found=$((us_found + 1))
+		else
+			us_missing="$us_missing $path($c)"
+		fi
+	done < $W/calls
+}
+
+# us_run_open OUT: N openat() calls of fresh paths; 0 if tp_ustr ran fine
+us_run_open() {
+	tp_ustr open $N $D > "$1" 2>&1
+	us_rc=$?
+	[ "$us_rc" = 0 ] && [ "$(grep -c 'call=openat' "$1")" = $N ]
+}
+
+rm -rf $W $D
+mkdir -p $W $D
+i=0
+while [ $i -lt $N ]; do
+	[ $((i % 3)) = 0 ] || echo "file $i" > $D/u-$i     # some ENOENT too
+	i=$((i + 1))
+done
+us_clean
+
+# --- format --------------------------------------------------------------
+F=$T/events/syscalls
+if has_feature ustrings; then
+	why=
+	grep -q 'field:__data_loc char\[\] __filename_val;' $F/sys_enter_openat/format ||
+		why="$why openat: no __filename_val field;"
+	grep -q '__get_str(__filename_val)' $F/sys_enter_openat/format ||
+		why="$why openat: print fmt lacks __get_str(__filename_val);"
+	[ "$(grep -c 'field:__data_loc char\[\]' $F/sys_enter_rename/format)" = 2 ] ||
+		why="$why rename: not two strings;"
+	grep -q '__data_loc' $F/sys_enter_write/format &&
+		why="$why write: its buffer is recorded as a string;"
+	if [ -z "$why" ]; then ktap_pass ustr.format; else
+		ktap_fail ustr.format "$why"; fi
+	grep -E 'field:__data_loc|print fmt' $F/sys_enter_openat/format | sed 's/^/[demo] format: /'
+else
+	if grep -q '__data_loc' $F/sys_enter_openat/format $F/sys_enter_rename/format; then
+		ktap_fail ustr.format "a syscall event has a string field on a kernel without the follow-up"
+	else
+		ktap_pass ustr.format
+	fi
+fi
+
+if ! has_feature ustrings; then
+	# What a user gets today: the pointer.  (The bad pointers still run
+	# below: their results must be the same on every kernel.)
+	ktap_skip_all ustr "$NEED" tracefs rename trace_cmd perf filter hist
+fi
+
+# --- tracefs: N of N ------------------------------------------------------
+if has_feature ustrings; then
+	echo 1 > $F/sys_enter_openat/enable
+	us_run_open $W/open.out
+	ok=$?
+	echo 0 > $T/tracing_on
+	cat $T/trace > $W/trace.open
+	if [ $ok != 0 ]; then
+		ktap_fail ustr.tracefs "tp_ustr failed (rc $us_rc): $(tail -n 2 $W/open.out | tr '\n' ' ')"
+	else
+		us_count_paths $W/open.out $W/trace.open "filename: " ", flags: 80000, "
+		ktap_diag "ustr.tracefs: $us_found of $N non-resident paths recorded exactly"
+		grep -F "$D/u-" $W/trace.open | head -n 3 | sed 's/^/[demo] ftrace: /'
+		if [ $us_found = $N ]; then ktap_pass ustr.tracefs; else
+			ktap_fail ustr.tracefs "$us_found of $N; missing (count):$us_missing"; fi
+	fi
+	us_clean
+
+	# --- rename: two strings ---------------------------------------------
+	echo 1 > $F/sys_enter_rename/enable
+	echo x > $D/r-old
+	tp_ustr rename $D/r-old $D/r-new > $W/rename.out 2>&1
+	rc=$?
+	echo 0 > $T/tracing_on
+	line=$(grep 'call=rename' $W/rename.out)
+	want="sys_rename(oldname: $(ktap_kv "$line" ptr) \"$D/r-old\", newname: $(ktap_kv "$line" newptr) \"$D/r-new\")"
+	c=$(grep -cF -- "$want" $T/trace)
+	if [ $rc = 0 ] && [ "$(ktap_kv "$line" ret)" = 0 ] && [ "$c" = 1 ]; then
+		ktap_pass ustr.rename
+	else
+		ktap_fail ustr.rename "rc $rc, '$line', $c line(s) '$want': $(grep sys_rename $T/trace | head -n 2)"
+	fi
+	us_clean
+
+	# --- trace-cmd ---------------------------------------------------------
+	if ! command -v trace-cmd > /dev/null; then
+		ktap_fail ustr.trace_cmd "no trace-cmd in the guest"
+	else
+		(cd $W && trace-cmd record -e syscalls:sys_enter_openat -o $W/tc.dat \
+			tp_ustr open $N $D) > $W/tc.out 2>&1
+		rc=$?
+		trace-cmd report -i $W/tc.dat > $W/tc.report 2> $W/tc.err
+		us_count_paths $W/tc.out $W/tc.report "filename: 0x0*" ", flags: 0x0*80000, "
+		ktap_diag "ustr.trace_cmd: $us_found of $N non-resident paths in trace-cmd report"
+		grep -F "$D/u-" $W/tc.report | head -n 2 | sed 's/^/[demo] trace-cmd: /'
+		if [ $rc = 0 ] && [ $us_found = $N ]; then ktap_pass ustr.trace_cmd; else
+			ktap_fail ustr.trace_cmd "rc $rc, $us_found of $N; missing:$us_missing $(tail -n 2 $W/tc.err | tr '\n' ' ')"; fi
+	fi
+	us_clean
+
+	# --- perf ----------------------------------------------------------------
+	perf record -q -e syscalls:sys_enter_openat -o $W/perf.data -- \
+		tp_ustr open $N $D > $W/perf.out 2>&1
+	rc=$?
+	perf script -i $W/perf.data > $W/perf.script 2> $W/perf.err
+	us_count_paths $W/perf.out $W/perf.script "filename: 0x0*" ", flags: 0x0*80000, "
+	ktap_diag "ustr.perf: $us_found of $N non-resident paths in perf script"
+	grep -F "$D/u-" $W/perf.script | head -n 2 | sed 's/^/[demo] perf: /'
+	if [ $rc = 0 ] && [ $us_found = $N ]; then ktap_pass ustr.perf; else
+		ktap_fail ustr.perf "rc $rc, $us_found of $N; missing:$us_missing $(tail -n 2 $W/perf.err | tr '\n' ' ')"; fi
+	us_clean
+
+	# --- filter on the string: u-1 and u-10..u-19 ----------------------------
+	echo "__filename_val ~ \"$D/u-1*\"" > $F/sys_enter_openat/filter
+	echo 1 > $F/sys_enter_openat/enable
+	us_run_open $W/filter.out
+	echo 0 > $T/tracing_on
+	grep -v '^#' $T/trace > $W/trace.filter
+	want=0 why=
+	i=0
+	while [ $i -lt $N ]; do
+		case $i in 1|1?) want=$((want + 1)); n=1 ;; *) n=0 ;; esac
+		c=$(grep -cF "\"$D/u-$i\"" $W/trace.filter)
+		[ "$c" = $n ] || why="$why u-$i: $c (want $n);"
+		i=$((i + 1))
+	done
+	total=$(wc -l < $W/trace.filter)
+	if [ -z "$why" ] && [ "$total" = $want ]; then ktap_pass ustr.filter; else
+		ktap_fail ustr.filter "$total line(s), want $want;$why"; fi
+	us_clean
+
+	# --- hist keyed on the string: two runs, hitcount 2 per path ------------
+	echo "hist:keys=__filename_val if __filename_val ~ \"$D/*\"" > $F/sys_enter_openat/trigger
+	us_run_open $W/hist1.out && us_run_open $W/hist2.out
+	ok=$?
+	cat $F/sys_enter_openat/hist > $W/hist
+	why=
+	i=0
+	while [ $i -lt $N ]; do
+		grep -qE "__filename_val: $D/u-$i +\} hitcount: +2\$" $W/hist || why="$why u-$i;"
+		i=$((i + 1))
+	done
+	hits=$(sed -n 's/^ *Hits: //p' $W/hist)
+	if [ $ok = 0 ] && [ -z "$why" ] && [ "$hits" = $((2 * N)) ]; then ktap_pass ustr.hist; else
+		ktap_fail ustr.hist "rc $ok, Hits: $hits (want $((2 * N))), wrong or missing:$why $(grep -m2 __filename_val $W/hist | tr '\n' ' ')"; fi
+	us_clean
+fi
+
+# --- syscall_user_buf_size -------------------------------------------------
+NEED_KNOB="needs the follow-up patch 'tracing: add syscall_user_buf_size' (feature ubufsize)"
+K=$T/syscall_user_buf_size
+I=$T/instances/ustr
+# us_knob_run NAME SIZE PATH WANT: with the knob at SIZE, one openat(PATH)
+# must record exactly "WANT"
+us_knob_run() {
+	echo "$2" > $K
+	echo 1 > $F/sys_enter_openat/enable
+	tp_ustr path "$3" > $W/knob.out 2>&1
+	rc=$?
+	echo 0 > $T/tracing_on
+	ptr=$(ktap_kv "$(grep call=openat $W/knob.out)" ptr)
+	c=$(grep -cF -- "filename: $ptr \"$4\", flags: 80000" $T/trace)
+	if [ $rc = 0 ] && [ "$c" = 1 ]; then ktap_pass ustr.$1; else
+		ktap_fail ustr.$1 "rc $rc, $c line(s) with \"$4\": $(grep -F "filename: $ptr" $T/trace | head -n 1)"; fi
+	us_clean
+}
+if has_feature ubufsize; then
+	rmdir $I 2>/dev/null
+	v=$(cat $K)
+	mkdir $I
+	vi=$(cat $I/syscall_user_buf_size)
+	if [ "$v" = 63 ] && [ "$vi" = 63 ]; then ktap_pass ustr.knob_default; else
+		ktap_fail ustr.knob_default "top level $v, new instance $vi (want 63)"; fi
+	us_knob_run knob_off 0 $D/u-1 ""
+	us_knob_run knob_cut 8 $D/u-1 "$(echo $D/u-1 | cut -c1-8)..."
+	long=$D/$(printf '%0188d' 0)
+	us_knob_run knob_max 165 "$long" "$(echo "$long" | cut -c1-165)..."
+	if echo 166 > $K 2> $W/einval.err; then
+		ktap_fail ustr.knob_einval "166 was accepted (reads $(cat $K))"
+	elif ! grep -qi 'invalid argument' $W/einval.err || [ "$(cat $K)" != 165 ]; then
+		ktap_fail ustr.knob_einval "error '$(cat $W/einval.err)', value $(cat $K) (want EINVAL, 165)"
+	else
+		ktap_pass ustr.knob_einval
+	fi
+	echo 63 > $K
+	echo 4 > $I/syscall_user_buf_size
+	echo 1 > $I/events/syscalls/sys_enter_openat/enable
+	echo 1 > $F/sys_enter_openat/enable
+	tp_ustr path $D/u-2 > $W/inst.out 2>&1
+	echo 0 > $T/tracing_on
+	echo 0 > $I/events/syscalls/sys_enter_openat/enable
+	ptr=$(ktap_kv "$(grep call=openat $W/inst.out)" ptr)
+	c_top=$(grep -cF "filename: $ptr \"$D/u-2\"," $T/trace)
+	c_in=$(grep -cF "filename: $ptr \"/tmp...\"," $I/trace)
+	if [ "$c_top" = 1 ] && [ "$c_in" = 1 ]; then ktap_pass ustr.knob_instance; else
+		ktap_fail ustr.knob_instance "top level $c_top line(s) with the path, instance $c_in with \"/tmp...\" (want 1, 1)"; fi
+	echo > $I/trace
+	rmdir $I
+	us_clean
+else
+	ktap_skip_all ustr "$NEED_KNOB" knob_default knob_off knob_cut knob_max knob_einval knob_instance
+fi
+
+# --- bad pointers: the same result with the event off and on, everywhere --
+tp_ustr bad > $W/bad.off 2>&1
+echo 1 > $F/sys_enter_openat/enable
+tp_ustr bad > $W/bad.on 2>&1
+echo 0 > $T/tracing_on
+cat $T/trace > $W/trace.bad
+why=
+for kind in null unmapped kernel partial; do
+	for f in $W/bad.off $W/bad.on; do
+		line=$(grep "kind=$kind " $f)
+		[ "$(ktap_kv "$line" ret)" = -14 ] || why="$why $kind ${f##*.}: '$line';"
+	done
+done
+if [ -z "$why" ]; then ktap_pass ustr.badptr_result; else
+	ktap_fail ustr.badptr_result "not EFAULT:$why"; fi
+if has_feature ustrings; then
+	why=
+	for kind in null unmapped kernel partial; do
+		ptr=$(ktap_kv "$(grep "kind=$kind " $W/bad.on)" ptr)
+		c=$(grep -cF "filename: $ptr \"\", flags: 80000" $W/trace.bad)
+		[ "$c" = 1 ] || why="$why $kind: $c;"
+	done
+	if [ -z "$why" ]; then ktap_pass ustr.badptr_record; else
+		ktap_fail ustr.badptr_record "lines with an empty string (want 1 each):$why"; fi
+else
+	ktap_skip ustr.badptr_record "$NEED"
+fi
+us_clean

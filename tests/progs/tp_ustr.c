@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tp_ustr: system calls whose user strings live only in pages this
+ * process has never touched, for the syscall user string checks.
+ *
+ *   tp_ustr open N DIR    openat(AT_FDCWD, "DIR/u-<i>", O_RDONLY) for i in
+ *                         0..N-1, each path in its own fresh private
+ *                         file mapping of one page, alternately at the
+ *                         start and at the very end of the page (then
+ *                         right before an inaccessible page)
+ *   tp_ustr rename OLD NEW  rename(OLD, NEW), each path in its own fresh page
+ *   tp_ustr path PATH     openat(AT_FDCWD, PATH, O_RDONLY), in a fresh page
+ *   tp_ustr bad           openat() with a NULL pointer, an inaccessible
+ *                         page, a kernel address, and a string running
+ *                         into an inaccessible page without its NUL
+ *
+ * Before each call the page of each string is checked not present in the
+ * page table (/proc/self/pagemap); a string that is already present
+ * is a test error (exit 3).  One line per call:
+ *
+ *   tp_ustr: pid=PID call=openat path=PATH ptr=PTR ret=RET
+ *   tp_ustr: pid=PID call=bad kind=KIND ptr=PTR ret=RET
+ *
+ * PTR is the pointer (bare lowercase hex, as ftrace prints it), RET the
+ * result (a file descriptor or -errno).  Exit 0 when every call ran.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static long page;
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+/* 1 if the page holding @p is present in this process's page table */
+static int present(const void *p)
+{
+	uint64_t ent;
+	off_t off = (uintptr_t)p / page * sizeof(ent);
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die("pagemap");
+	if (pread(fd, &ent, sizeof(ent), off) != sizeof(ent))
+		die("pagemap read");
+	close(fd);
+	return !!(ent & (1ULL << 63));
+}
+
+static void need_absent(const void *p)
+{
+	if (present(p)) {
+		fprintf(stderr, "tp_ustr: page of %p already present\n", p);
+		exit(3);
+	}
+}
+
+/*
+ * Map @n pages of a new file, page i holding @strs[i] at @offs[i], each
+ * page in its own mapping followed by an inaccessible page (so that no
+ * fault-around maps one string's page while another's is read).  The
+ * strings are written with pwrite(): this process never touches the
+ * mappings.  Returns the address of string i in @ptrs[i].
+ */
+static void map_strings(int n, char **strs, long *offs, char **ptrs)
+{
+	char tmpl[] = "/tmp/tp_ustr.XXXXXX";
+	char *map;
+	int fd, i;
+
+	fd = mkstemp(tmpl);
+	if (fd < 0)
+		die("mkstemp");
+	unlink(tmpl);
+	if (ftruncate(fd, (off_t)n * page))
+		die("ftruncate");
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(strs[i]) + 1;
+
+		if (len > (size_t)page)
+			die("string longer than a page");
+		if (offs[i] < 0)	/* at the end: the NUL is the last byte */
+			offs[i] = page - len;
+		if (pwrite(fd, strs[i], len, (off_t)i * page + offs[i]) != (ssize_t)len)
+			die("pwrite");
+	}
+	map = mmap(NULL, 2 * n * page, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		die("mmap reserve");
+	for (i = 0; i < n; i++) {
+		char *at = map + 2L * i * page;
+
+		if (mmap(at, page, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd,
+			 (off_t)i * page) == MAP_FAILED)
+			die("mmap file");
+		ptrs[i] = at + offs[i];
+	}
+	close(fd);
+}
+
+static long sys_ret(long r)
+{
+	return r < 0 ? -errno : r;
+}
+
+static void do_open(const char *p, const char *shown)
+{
+	long r;
+
+	need_absent(p);
+	r = sys_ret(syscall(SYS_openat, AT_FDCWD, p, O_RDONLY | O_CLOEXEC));
+	printf("tp_ustr: pid=%d call=openat path=%s ptr=%lx ret=%ld\n",
+	       getpid(), shown, (unsigned long)p, r);
+	if (r >= 0)
+		close(r);
+}
+
+static int cmd_open(int n, const char *dir)
+{
+	char **strs = calloc(n, sizeof(*strs));
+	char **ptrs = calloc(n, sizeof(*ptrs));
+	long *offs = calloc(n, sizeof(*offs));
+	int i;
+
+	if (!strs || !ptrs || !offs)
+		die("calloc");
+	for (i = 0; i < n; i++) {
+		if (asprintf(&strs[i], "%s/u-%d", dir, i) < 0)
+			die("asprintf");
+		/* even: start of a page; odd: its very end */
+		offs[i] = i % 2 ? -1 : 0;
+	}
+	map_strings(n, strs, offs, ptrs);
+	for (i = 0; i < n; i++)
+		do_open(ptrs[i], strs[i]);
+	return 0;
+}
+
+static int cmd_rename(char *from, char *to)
+{
+	char *strs[2] = { from, to };
+	long offs[2] = { 0, -1 };
+	char *ptrs[2], *a, *b;
+	long r;
+
+	map_strings(2, strs, offs, ptrs);
+	a = ptrs[0];
+	b = ptrs[1];
+
+	need_absent(a);
+	need_absent(b);
+	r = sys_ret(syscall(SYS_rename, a, b));
+	printf("tp_ustr: pid=%d call=rename path=%s newpath=%s ptr=%lx newptr=%lx ret=%ld\n",
+	       getpid(), from, to, (unsigned long)a, (unsigned long)b, r);
+	return 0;
+}
+
+static int cmd_path(char *path)
+{
+	long off = 0;
+	char *p;
+
+	map_strings(1, &path, &off, &p);
+	do_open(p, path);
+	return 0;
+}
+
+static void do_bad(const char *kind, const char *p)
+{
+	long r = sys_ret(syscall(SYS_openat, AT_FDCWD, p, O_RDONLY | O_CLOEXEC));
+
+	printf("tp_ustr: pid=%d call=bad kind=%s ptr=%lx ret=%ld\n",
+	       getpid(), kind, (unsigned long)p, r);
+	if (r >= 0)
+		close(r);
+}
+
+static int cmd_bad(void)
+{
+	char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (map == MAP_FAILED)
+		die("mmap");
+	/* the second page becomes inaccessible, the first has no NUL */
+	if (mprotect(map + page, page, PROT_NONE))
+		die("mprotect");
+	memset(map, 'x', page);
+	do_bad("null", NULL);
+	do_bad("unmapped", map + page);
+	do_bad("kernel", (const char *)0xffffffff81000000UL);
+	do_bad("partial", map + page - 16);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	page = sysconf(_SC_PAGESIZE);
+	setvbuf(stdout, NULL, _IONBF, 0);
+	if (argc == 4 && !strcmp(argv[1], "open") && atoi(argv[2]) > 0)
+		return cmd_open(atoi(argv[2]), argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "rename"))
+		return cmd_rename(argv[2], argv[3]);
+	if (argc == 3 && !strcmp(argv[1], "path"))
+		return cmd_path(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "bad"))
+		return cmd_bad();
+	fprintf(stderr, "usage: tp_ustr open N DIR | rename OLD NEW | path PATH | bad\n");
+	return 1;
+}
