@@ -23,7 +23,8 @@ import statistics
 import sys
 
 STATES = ['none', 'ftrace_raw', 'ftrace_syscalls', 'perf_stat', 'perf_record',
-          'bpf_rawtp', 'bpftrace', 'disable_all', 'rawtp_cycle']
+          'bpf_rawtp', 'bpftrace', 'disable_all', 'rawtp_cycle',
+          'openat_none', 'openat_ftrace', 'openat_ftrace_nostr']
 LABEL = {
     'none': 'no tracing',
     'ftrace_raw': 'ftrace raw_syscalls:sys_enter+sys_exit',
@@ -34,15 +35,23 @@ LABEL = {
     'bpftrace': "bpftrace raw_syscalls:sys_enter @=count()",
     'disable_all': 'disable syscalls/* + raw_syscalls (per cycle)',
     'rawtp_cycle': 'BPF raw_tp attach+detach (per cycle)',
+    'openat_none': 'openat() loop, no tracing',
+    'openat_ftrace': 'openat() loop, syscalls:sys_enter_openat (strings: default 63)',
+    'openat_ftrace_nostr': 'openat() loop, syscalls:sys_enter_openat, syscall_user_buf_size 0',
 }
+# B's own ratios, one state against another of the same kernel
+WITHIN = [('openat_ftrace', 'openat_ftrace_nostr',
+           'traced openat(): path copied (63) / knob 0')]
 # patched/baseline ratio targets (the issue); None: no target
-TARGET = {'none': 1.005, 'disable_all': 1.5, 'rawtp_cycle': None}
+TARGET = {'none': 1.005, 'disable_all': 1.5, 'rawtp_cycle': None,
+          'openat_none': 1.005, 'openat_ftrace': None, 'openat_ftrace_nostr': None}
 for s in ('ftrace_raw', 'ftrace_syscalls', 'perf_stat', 'perf_record',
           'bpf_rawtp', 'bpftrace'):
     TARGET[s] = 1.02
 # minimum tracer count, in getppid calls made (ftrace: enter + exit events)
 MIN_COUNT = {'ftrace_raw': 2, 'ftrace_syscalls': 2, 'perf_stat': 1,
-             'bpf_rawtp': 1, 'bpftrace': 1}
+             'bpf_rawtp': 1, 'bpftrace': 1, 'openat_ftrace': 1,
+             'openat_ftrace_nostr': 1}
 MODE_LABEL = {'icount': 'icount', 'wall': 'wall clock'}
 LINE = re.compile(r'^bench (\S+)(?: (.*))?$')
 FILE = re.compile(r'^(?P<mode>[a-z0-9]+)-(?P<boot>\d+)-(?P<variant>.+)\.txt$')
@@ -193,6 +202,15 @@ def main():
                       f"{x['r_med']:.4f} ({x['r_min']:.4f}–{x['r_max']:.4f}) | "
                       f"{'-' if x['target'] is None else '≤ %g' % x['target']} | {x['met']} |")
         md.append('')
+        for s1, s2, label in WITHIN:
+            for var in (var_a, var_b):
+                r = [float(data[(mode, i, var)][s1]['ns']) / float(data[(mode, i, var)][s2]['ns'])
+                     for i in boots if s1 in data.get((mode, i, var), {})
+                     and s2 in data.get((mode, i, var), {})]
+                if r:
+                    md.append(f'{var}: {label}: {statistics.median(r):.4f} '
+                              f'({min(r):.4f}–{max(r):.4f}, {len(r)} boot(s))')
+                    md.append('')
     if problems:
         status = 1
         md.append('Problems:')

@@ -34,7 +34,7 @@ export HOME=/tmp
 # the tracer processes: on the other CPU if there is one
 PIN=
 [ "$(nproc)" -gt 1 ] && PIN="taskset 2"
-ALL="none ftrace_raw ftrace_syscalls perf_stat perf_record bpf_rawtp bpftrace disable_all rawtp_cycle"
+ALL="none ftrace_raw ftrace_syscalls perf_stat perf_record bpf_rawtp bpftrace disable_all rawtp_cycle openat_none openat_ftrace openat_ftrace_nostr"
 
 iters=200000 reps=5 warmup=20000 cycles=20 states=$ALL
 for arg in $(cat /proc/cmdline); do
@@ -148,6 +148,28 @@ st_disable_all() {
 	bench_evtoggle "$cycles" > $W/out 2> $W/err
 	r=$(sed -n 's/^bench_evtoggle: disable_all=\([0-9]*\) \(.*\)$/ns=\1 \2/p' $W/out)
 	if [ -n "$r" ]; then out "disable_all $r"; else out "error disable_all $(tr '\n' ' ' < $W/err)"; fi
+}
+# openat() of a resident path that does not exist instead of getppid()
+# (bench_syscall BENCH_CALL=openat): untraced; with sys_enter_openat on
+# and, where the kernel records syscall user strings, the path copied
+# (syscall_user_buf_size at its default) or not (0).
+st_openat_none() {
+	BENCH_CALL=openat $BENCH > $W/out 2> $W/err
+	report openat_none $W/out
+}
+st_openat_ftrace() {
+	echo 1 > $T/events/syscalls/sys_enter_openat/enable
+	BENCH_CALL=openat $BENCH > $W/out 2> $W/err
+	echo 0 > $T/events/syscalls/sys_enter_openat/enable
+	report openat_ftrace $W/out "$(ftrace_events)"
+}
+st_openat_ftrace_nostr() {
+	[ -e $T/syscall_user_buf_size ] && echo 0 > $T/syscall_user_buf_size
+	echo 1 > $T/events/syscalls/sys_enter_openat/enable
+	BENCH_CALL=openat $BENCH > $W/out 2> $W/err
+	echo 0 > $T/events/syscalls/sys_enter_openat/enable
+	[ -e $T/syscall_user_buf_size ] && echo 63 > $T/syscall_user_buf_size
+	report openat_ftrace_nostr $W/out "$(ftrace_events)"
 }
 st_rawtp_cycle() {
 	taskset 1 bench_rawtp cycle "$cycles" > $W/out 2> $W/err

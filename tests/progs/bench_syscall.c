@@ -13,11 +13,16 @@
  * the number of getppid() calls made in all (warm-up included), so a
  * tracer counting sys_enter can be checked against it.
  * Exit status is non-zero, with a message, on any error.
+ *
+ * With BENCH_CALL=openat in the environment the call is instead
+ * openat(AT_FDCWD, BENCH_PATH, O_RDONLY) of a path that does not exist
+ * (ENOENT: no descriptor to close), a string in this program's data.
  */
 #define _GNU_SOURCE
 #define BENCH_NAME "bench_syscall"
 #include "bench_common.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +31,17 @@
 #include <unistd.h>
 
 #define MAX_REPS 101
+#define BENCH_PATH "/tmp/bench-openat/no-such-file"
+
+static int use_openat;
+
+static inline void call(void)
+{
+	if (use_openat)
+		syscall(SYS_openat, AT_FDCWD, BENCH_PATH, O_RDONLY);
+	else
+		syscall(SYS_getppid);
+}
 
 static long arg(int argc, char **argv, int i, long def)
 {
@@ -63,12 +79,13 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
+	use_openat = getenv("BENCH_CALL") && !strcmp(getenv("BENCH_CALL"), "openat");
 	for (i = 0; i < warmup; i++)
-		syscall(SYS_getppid);
+		call();
 	for (r = 0; r < reps; r++) {
 		t0 = now_ns();
 		for (i = 0; i < iters; i++)
-			syscall(SYS_getppid);
+			call();
 		t1 = now_ns();
 		ns[r] = (t1 - t0) / (double)iters;
 	}

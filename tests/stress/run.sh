@@ -27,6 +27,12 @@
 #  bpflife a BPF raw_tp program's link and fd closed while a caller of the
 #          may-sleep tracepoint that loaded it is parked (tpst_bpflife,
 #          tpsleep_class.ko): not freed under it; SKIP before patch 3.
+#  ustrings  every syscall enter event on (ftrace, and perf on openat and
+#          rename) while workers make calls with fresh and bad string
+#          pointers, re-pinned between the CPUs without pause, and the
+#          syscall_user_buf_size knob changes: rounds complete, EFAULT
+#          stays EFAULT, the strings are recorded; SKIP without the
+#          follow-up.
 #  storm   attach/detach storm of ftrace, perf, perf+BPF, BPF raw_tp and
 #          the test module's probes while 4 threads make system calls
 #          (tpst_storm).
@@ -312,6 +318,107 @@ else
 	rmmod tpsleep_class || echo "tpsleep: rmmod tpsleep_class failed"
 fi
 st_time bpflife "$t0"
+fi
+
+# --- syscall user strings under migration ------------------------------------
+# Every syscalls:sys_enter_* event on in ftrace and the string-bearing ones in
+# perf, while workers make system calls with fresh and bad string pointers
+# and a re-pinner moves them between the CPUs without pause, and the
+# syscall_user_buf_size knob changes.  Each worker round must finish (no
+# livelock: the probe has no retry loop to get stuck in), every bad pointer
+# must give EFAULT, and the strings must be in the buffer.
+if want ustrings; then
+t0=$(now)
+echo "tpsleep: === stress ustrings at ${t0}s"
+US="rounds efault strings perf bounded"
+if ! has_feature ustrings; then
+	ktap_skip_all stress.ustrings "needs the follow-up patch 'tracing: record the user space strings of syscall enter events'" $US
+else
+	UD=/tmp/stress-ustr
+	USECS=${USTR_SECS:-90}
+	rm -rf $UD
+	mkdir -p $UD
+	st_tracing_clean
+	echo 4096 > $T/buffer_size_kb
+	echo 1 > $T/events/syscalls/enable
+	perf record -q -a -e syscalls:sys_enter_openat -e syscalls:sys_enter_rename \
+		-o $W/ustr-perf.data -- sleep $((USECS + 5)) > $W/ustr-perf.out 2>&1 &
+	ppid=$!
+	end=$(awk -v t="$(now)" -v s="$USECS" 'BEGIN { printf "%d", t + s }')
+	wpids=
+	for wk in 0 1 2; do
+		(
+			r=0 bad=0 slow=0
+			while [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; do
+				a=$(now)
+				$BIN/tp_ustr bad > $UD/bad.$wk 2>&1
+				bad=$((bad + $(grep -c 'ret=-14$' $UD/bad.$wk)))
+				$BIN/tp_ustr open 8 $UD/w$wk > /dev/null 2>&1 || echo "worker $wk: tp_ustr open failed"
+				echo x > $UD/r$wk
+				$BIN/tp_ustr rename $UD/r$wk $UD/s$wk > /dev/null 2>&1
+				r=$((r + 1))
+				# a round that takes 30 s is stuck, not slow
+				awk -v a="$a" -v b="$(now)" 'BEGIN { exit !(b - a > 30) }' && slow=$((slow + 1))
+			done
+			echo "worker $wk rounds=$r bad_efault=$bad slow=$slow" > $UD/result.$wk
+		) &
+		wpids="$wpids $!"
+	done
+	(
+		m=1 k=0
+		while [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; do
+			for p in $wpids; do
+				for c in $(pgrep -P "$p") $p; do taskset -p $m "$c" > /dev/null 2>&1; done
+			done
+			m=$((3 - m))
+			k=$((k + 1))
+			case $((k % 50)) in
+			0) echo 0 > $T/syscall_user_buf_size ;;
+			10) echo 8 > $T/syscall_user_buf_size ;;
+			20) echo 165 > $T/syscall_user_buf_size ;;
+			30) echo 63 > $T/syscall_user_buf_size ;;
+			esac 2> /dev/null
+		done
+		echo "repins=$k" > $UD/repins
+	) &
+	rpid=$!
+	# shellcheck disable=SC2086
+	wait $wpids $rpid
+	wait $ppid
+	prc=$?
+	echo 0 > $T/events/syscalls/enable
+	[ -e $T/syscall_user_buf_size ] && echo 63 > $T/syscall_user_buf_size
+	cat $UD/result.* $UD/repins
+	rounds=0 efault=0 slow=0 why=
+	for wk in 0 1 2; do
+		l=$(cat $UD/result.$wk 2>/dev/null)
+		[ -n "$l" ] || why="$why worker $wk gave no result;"
+		rw=$(ktap_kv "$l" rounds)
+		rounds=$((rounds + ${rw:-0}))
+		efault=$((efault + $(ktap_kv "$l" bad_efault)))
+		slow=$((slow + $(ktap_kv "$l" slow)))
+		[ "${rw:-0}" -ge 3 ] || why="$why worker $wk made ${rw:-0} rounds;"
+	done
+	ktap_diag "ustrings: $rounds rounds of 3 workers in ${USECS} s, $(cat $UD/repins), $efault bad-pointer calls"
+	if [ -z "$why" ]; then ktap_pass stress.ustrings.rounds; else ktap_fail stress.ustrings.rounds "$why"; fi
+	if [ "$efault" = $((rounds * 4)) ]; then ktap_pass stress.ustrings.efault; else
+		ktap_fail stress.ustrings.efault "$efault of $((rounds * 4)) bad-pointer openat() calls returned EFAULT"; fi
+	n=$(grep -c "\"$UD/w[0-9]/u-" $T/trace)
+	ktap_diag "ustrings: $n trace lines with a worker's path (buffer kept the last of them)"
+	if [ "$n" -gt 0 ]; then ktap_pass stress.ustrings.strings; else
+		ktap_fail stress.ustrings.strings "no trace line shows a worker's path"; fi
+	perf script -i $W/ustr-perf.data 2> $W/ustr-perf.err | grep -c "\"$UD/w[0-9]/u-" > $W/ustr-perf.n
+	np=$(cat $W/ustr-perf.n)
+	ktap_diag "ustrings: perf recorded $np openat() calls with a worker's path (status $prc)"
+	if [ "$prc" = 0 ] && [ "$np" -gt 0 ]; then ktap_pass stress.ustrings.perf; else
+		ktap_fail stress.ustrings.perf "status $prc, $np samples with a path: $(tail -n 2 $W/ustr-perf.out $W/ustr-perf.err | tr '\n' ' ')"; fi
+	if [ "$slow" = 0 ]; then ktap_pass stress.ustrings.bounded; else
+		ktap_fail stress.ustrings.bounded "$slow round(s) took more than 30 s"; fi
+	echo 1408 > $T/buffer_size_kb
+	st_tracing_clean
+	rm -f $W/ustr-perf.data
+fi
+st_time ustrings "$t0"
 fi
 
 # --- attach/detach storm ----------------------------------------------------
