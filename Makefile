@@ -1,5 +1,6 @@
 # Sleepable tracepoints for Linux 6.1: series + build/boot/test harness.
-# VARIANT is baseline (no patch), patched (whole series) or prefix-N.
+# VARIANT is baseline (no patch), patched (the six), faulting (the six +
+# the follow-up series) or prefix-N (the first N patches of series).
 VARIANT ?= patched
 VARIANTS ?= baseline patched faulting
 SELFTEST_VARIANT ?= baseline
@@ -15,13 +16,13 @@ help:
 	@echo 'make boot       boot VARIANT in QEMU and run the guest checks (KTAP)'
 	@echo 'make run        all of the above for VARIANT, then the KTAP table'
 	@echo 'make demo       main job: build the patched kernel, boot it, show syscall tracing'
-	@echo 'make check      the tests: every stage for each of VARIANTS (default: baseline patched)'
+	@echo 'make check      the tests: every stage for each of VARIANTS (default: baseline patched faulting)'
 	@echo 'make checkpatch checkpatch.pl --strict on the series and test module (allow-list: scripts/checkpatch-allowlist)'
 	@echo 'make bisect     every prefix of the series: apply, build, boot, checks; one table'
 	@echo 'make bench      may-sleep tracepoint cost: lean baseline-bench vs patched-bench guests A B A B (icount + wall clock), table/CSV/PNG in build/results (BENCH_BOOTS=5)'
 	@echo 'make selftest   show the harness fails loudly: offset, fuzz, reject, guest panic, hang, WARN'
-	@echo 'make stress     KASAN + full-preemption kernels (baseline-stress, patched-stress): storms, uffd faults, bad pointers, privilege, hang case; build/results/stress.md'
-	@echo 'make mail       git format-patch series + cover letter in build/mail, git am identity check (PREFIX="RFC PATCH v2")'
+	@echo 'make stress     KASAN + full-preemption kernels (baseline-stress, patched-stress, faulting-stress): storms, uffd faults, bad pointers, syscall strings under migration, privilege, hang case; build/results/stress.md'
+	@echo 'make mail       git format-patch: the six in build/mail, the follow-up in build/mail/faulting, cover letters, git am identity check (PREFIX="RFC PATCH v2")'
 	@echo 'make hygiene    cheap series checks: series vs patches/, format, checkpatch, fuzz-0 apply'
 	@echo 'make sparse     sparse on the files the series touches: no new warning versus baseline'
 	@echo 'make clean      remove variant trees, objects, logs (keeps pristine tree and ccache)'

@@ -1,10 +1,11 @@
 #!/bin/bash
-# stress.sh: the stress suite (make stress).  For baseline-stress and
-# patched-stress (the baseline and patched patch sets, plus
-# config-fragments/stress/kasan.config: generic KASAN, preemption and RCU
-# stall debugging): tree, config, build, initramfs, a boot with
-# tpsleep.mode=stress (tests/stress/run.sh: bad pointers, privilege, a
-# probe blocked on userfaultfd, attach/detach storm) and the console
+# stress.sh: the stress suite (make stress).  For baseline-stress,
+# patched-stress and faulting-stress (the baseline, the six and the six +
+# follow-up patch sets, plus config-fragments/stress/kasan.config: generic
+# KASAN, preemption and RCU stall debugging): tree, config, build,
+# initramfs, a boot with tpsleep.mode=stress (tests/stress/run.sh: bad
+# pointers, privilege, a probe blocked on userfaultfd, syscall user strings
+# under migration, attach/detach storm) and the console
 # splat check.  Then a harness case that must fail: patched-stress booted
 # with tpsleep.stress=hang, a sleepable probe that never returns, must be
 # killed at HANG_TIMEOUT and reported, its console log kept.  Then the
@@ -12,7 +13,7 @@
 # storm on the rcuidle events.
 # Prints a table and writes build/results/stress.md (scripts/stress-report.py).
 #
-#   STRESS_VARIANTS  default "baseline-stress patched-stress"
+#   STRESS_VARIANTS  default "baseline-stress patched-stress faulting-stress"
 #   STRESS_TIMEOUT   guest timeout of a stress boot, s (default 1500)
 #   HANG_TIMEOUT     guest timeout of the hang case, s (default 120)
 #   STRESS_APPEND    extra kernel command line, e.g. tpsleep.storm=...
@@ -23,7 +24,7 @@
 #                    empty to skip
 #   RCUIDLE_TIMEOUT  its guest timeout, s (default 600)
 . "$(dirname "$0")/lib.sh"
-VARIANTS=${STRESS_VARIANTS:-baseline-stress patched-stress}
+VARIANTS=${STRESS_VARIANTS:-baseline-stress patched-stress faulting-stress}
 STRESS_TIMEOUT=${STRESS_TIMEOUT:-1500}
 HANG_TIMEOUT=${HANG_TIMEOUT:-120}
 HANG_VARIANT=${STRESS_HANG_VARIANT:-patched-stress}

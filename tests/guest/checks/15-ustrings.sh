@@ -14,6 +14,10 @@
 #                     trace-cmd report: N of N paths
 #  ustr.perf          perf record -e syscalls:sys_enter_openat + perf
 #                     script: N of N paths
+#  ustr.bpftrace      bpftrace tracepoint:syscalls:sys_enter_openat
+#                     str(args->__filename_val): N of N paths (the BPF
+#                     context is the record the format describes);
+#                     str(args->filename) of the same calls is a diagnostic
 #  ustr.filter        a filter on __filename_val selects exactly the
 #                     matching calls
 #  ustr.hist          a hist trigger keyed on __filename_val counts each
@@ -110,7 +114,7 @@ fi
 if ! has_feature ustrings; then
 	# What a user gets today: the pointer.  (The bad pointers still run
 	# below: their results must be the same on every kernel.)
-	ktap_skip_all ustr "$NEED" tracefs rename trace_cmd perf filter hist
+	ktap_skip_all ustr "$NEED" tracefs rename trace_cmd perf bpftrace filter hist
 fi
 
 # --- tracefs: N of N ------------------------------------------------------
@@ -173,6 +177,36 @@ if has_feature ustrings; then
 	grep -F "$D/u-" $W/perf.script | head -n 2 | sed 's/^/[demo] perf: /'
 	if [ $rc = 0 ] && [ $us_found = $N ]; then ktap_pass ustr.perf; else
 		ktap_fail ustr.perf "rc $rc, $us_found of $N; missing:$us_missing $(tail -n 2 $W/perf.err | tr '\n' ' ')"; fi
+	us_clean
+
+	# --- bpftrace: the BPF context matches the format ------------------------
+	mkdir -p $W/inc/linux
+	cp /tests/bench/bpftrace-types.h $W/inc/linux/types.h
+	bpftrace -I $W/inc -e 'tracepoint:syscalls:sys_enter_openat /comm == "tp_ustr"/ {
+		printf("BT val=%s ptr=%s\n", str(args->__filename_val), str(args->filename)); }' \
+		> $W/bt.out 2> $W/bt.err &
+	bpid=$!
+	i=0
+	while ! grep -qs '^Attaching' $W/bt.out && kill -0 $bpid 2>/dev/null && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	us_run_open $W/bt-open.out
+	ok=$?
+	sleep 1
+	kill -INT $bpid 2>/dev/null
+	wait $bpid
+	val=0 ptr=0
+	i=0
+	while [ $i -lt $N ]; do
+		[ "$(grep -c "^BT val=$D/u-$i ptr=" $W/bt.out)" = 1 ] && val=$((val + 1))
+		[ "$(grep -c "^BT val=.* ptr=$D/u-$i\$" $W/bt.out)" = 1 ] && ptr=$((ptr + 1))
+		i=$((i + 1))
+	done
+	ktap_diag "ustr.bpftrace: str(args->__filename_val) $val of $N, str(args->filename) $ptr of $N (the probe's copy faulted the pages in first)"
+	grep '^BT' $W/bt.out | head -n 2 | sed 's/^/[demo] bpftrace: /'
+	if [ $ok = 0 ] && [ $val = $N ]; then ktap_pass ustr.bpftrace; else
+		ktap_fail ustr.bpftrace "rc $ok, $val of $N: $(head -n 3 $W/bt.out $W/bt.err | tr '\n' ' ')"; fi
 	us_clean
 
 	# --- filter on the string: u-1 and u-10..u-19 ----------------------------
