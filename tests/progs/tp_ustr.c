@@ -8,6 +8,8 @@
  *                         file mapping of one page, alternately at the
  *                         start and at the very end of the page (then
  *                         right before an inaccessible page)
+ *   tp_ustr unlink N DIR  the same paths and pages with unlink(): an event
+ *                         whose only field before the string is the pointer
  *   tp_ustr rename OLD NEW  rename(OLD, NEW), each path in its own fresh page
  *   tp_ustr path PATH     openat(AT_FDCWD, PATH, O_RDONLY), in a fresh page
  *   tp_ustr bad           openat() with a NULL pointer, an inaccessible
@@ -18,7 +20,7 @@
  * page table (/proc/self/pagemap); a string that is already present
  * is a test error (exit 3).  One line per call:
  *
- *   tp_ustr: pid=PID call=openat path=PATH ptr=PTR ret=RET
+ *   tp_ustr: pid=PID call=openat|unlink path=PATH ptr=PTR ret=RET
  *   tp_ustr: pid=PID call=bad kind=KIND ptr=PTR ret=RET
  *
  * PTR is the pointer (bare lowercase hex, as ftrace prints it), RET the
@@ -114,15 +116,20 @@ static long sys_ret(long r)
 	return r < 0 ? -errno : r;
 }
 
+static int use_unlink;
+
 static void do_open(const char *p, const char *shown)
 {
 	long r;
 
 	need_absent(p);
-	r = sys_ret(syscall(SYS_openat, AT_FDCWD, p, O_RDONLY | O_CLOEXEC));
-	printf("tp_ustr: pid=%d call=openat path=%s ptr=%lx ret=%ld\n",
-	       getpid(), shown, (unsigned long)p, r);
-	if (r >= 0)
+	if (use_unlink)
+		r = sys_ret(syscall(SYS_unlink, p));
+	else
+		r = sys_ret(syscall(SYS_openat, AT_FDCWD, p, O_RDONLY | O_CLOEXEC));
+	printf("tp_ustr: pid=%d call=%s path=%s ptr=%lx ret=%ld\n", getpid(),
+	       use_unlink ? "unlink" : "openat", shown, (unsigned long)p, r);
+	if (r >= 0 && !use_unlink)
 		close(r);
 }
 
@@ -210,12 +217,16 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IONBF, 0);
 	if (argc == 4 && !strcmp(argv[1], "open") && atoi(argv[2]) > 0)
 		return cmd_open(atoi(argv[2]), argv[3]);
+	if (argc == 4 && !strcmp(argv[1], "unlink") && atoi(argv[2]) > 0) {
+		use_unlink = 1;
+		return cmd_open(atoi(argv[2]), argv[3]);
+	}
 	if (argc == 4 && !strcmp(argv[1], "rename"))
 		return cmd_rename(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "path"))
 		return cmd_path(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "bad"))
 		return cmd_bad();
-	fprintf(stderr, "usage: tp_ustr open N DIR | rename OLD NEW | path PATH | bad\n");
+	fprintf(stderr, "usage: tp_ustr open|unlink N DIR | rename OLD NEW | path PATH | bad\n");
 	return 1;
 }
