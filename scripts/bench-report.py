@@ -129,6 +129,8 @@ def main():
             for i in boots:
                 va = data.get((mode, i, var_a), {}).get(s)
                 vb = data.get((mode, i, var_b), {}).get(s)
+                if not va and not vb:
+                    continue    # a state neither guest ran (BENCH_STATES)
                 if va and vb:
                     a.append(float(va['ns']))
                     b.append(float(vb['ns']))
