@@ -77,6 +77,17 @@ us_count_paths() {
 	done < $W/calls
 }
 
+# us_judge NAME TOOL RC OUT REPORT ERR: ustr.NAME passes if the tool's
+# run exited RC 0 and its REPORT (tracefs print fmt as libtraceevent
+# prints it) shows every path of tp_ustr's OUT exactly once
+us_judge() {
+	us_count_paths "$4" "$5" "filename: 0x0*" ", flags: 0x0*80000, "
+	ktap_diag "ustr.$1: $us_found of $N non-resident paths in $2"
+	grep -F "$D/u-" "$5" | head -n 2 | sed "s/^/[demo] $2: /"
+	if [ "$3" = 0 ] && [ $us_found = $N ]; then ktap_pass "ustr.$1"; else
+		ktap_fail "ustr.$1" "rc $3, $us_found of $N; missing:$us_missing $(tail -n 2 "$6" | tr '\n' ' ')"; fi
+}
+
 # us_run_open OUT: N openat() calls of fresh paths; 0 if tp_ustr ran fine
 us_run_open() {
 	tp_ustr open $N $D > "$1" 2>&1
@@ -164,11 +175,7 @@ if has_feature ustrings; then
 			tp_ustr open $N $D) > $W/tc.out 2>&1
 		rc=$?
 		trace-cmd report -i $W/tc.dat > $W/tc.report 2> $W/tc.err
-		us_count_paths $W/tc.out $W/tc.report "filename: 0x0*" ", flags: 0x0*80000, "
-		ktap_diag "ustr.trace_cmd: $us_found of $N non-resident paths in trace-cmd report"
-		grep -F "$D/u-" $W/tc.report | head -n 2 | sed 's/^/[demo] trace-cmd: /'
-		if [ $rc = 0 ] && [ $us_found = $N ]; then ktap_pass ustr.trace_cmd; else
-			ktap_fail ustr.trace_cmd "rc $rc, $us_found of $N; missing:$us_missing $(tail -n 2 $W/tc.err | tr '\n' ' ')"; fi
+		us_judge trace_cmd "trace-cmd report" $rc $W/tc.out $W/tc.report $W/tc.err
 	fi
 	us_clean
 
@@ -177,11 +184,7 @@ if has_feature ustrings; then
 		tp_ustr open $N $D > $W/perf.out 2>&1
 	rc=$?
 	perf script -i $W/perf.data > $W/perf.script 2> $W/perf.err
-	us_count_paths $W/perf.out $W/perf.script "filename: 0x0*" ", flags: 0x0*80000, "
-	ktap_diag "ustr.perf: $us_found of $N non-resident paths in perf script"
-	grep -F "$D/u-" $W/perf.script | head -n 2 | sed 's/^/[demo] perf: /'
-	if [ $rc = 0 ] && [ $us_found = $N ]; then ktap_pass ustr.perf; else
-		ktap_fail ustr.perf "rc $rc, $us_found of $N; missing:$us_missing $(tail -n 2 $W/perf.err | tr '\n' ' ')"; fi
+	us_judge perf "perf script" $rc $W/perf.out $W/perf.script $W/perf.err
 	us_clean
 
 	# --- bpftrace: the BPF context matches the format ------------------------
