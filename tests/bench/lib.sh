@@ -157,19 +157,22 @@ st_openat_none() {
 	BENCH_CALL=openat $BENCH > $W/out 2> $W/err
 	report openat_none $W/out
 }
-st_openat_ftrace() {
+# openat_traced STATE KNOB: the openat() loop with sys_enter_openat on and,
+# where the kernel has it, syscall_user_buf_size at KNOB (restored after)
+openat_traced() {
+	local knob=$T/syscall_user_buf_size old=
+	[ -e $knob ] && old=$(cat $knob) && echo "$2" > $knob
 	echo 1 > $T/events/syscalls/sys_enter_openat/enable
 	BENCH_CALL=openat $BENCH > $W/out 2> $W/err
 	echo 0 > $T/events/syscalls/sys_enter_openat/enable
-	report openat_ftrace $W/out "$(ftrace_events)"
+	[ -n "$old" ] && echo "$old" > $knob
+	report "$1" $W/out "$(ftrace_events)"
+}
+st_openat_ftrace() {
+	openat_traced openat_ftrace 63
 }
 st_openat_ftrace_nostr() {
-	[ -e $T/syscall_user_buf_size ] && echo 0 > $T/syscall_user_buf_size
-	echo 1 > $T/events/syscalls/sys_enter_openat/enable
-	BENCH_CALL=openat $BENCH > $W/out 2> $W/err
-	echo 0 > $T/events/syscalls/sys_enter_openat/enable
-	[ -e $T/syscall_user_buf_size ] && echo 63 > $T/syscall_user_buf_size
-	report openat_ftrace_nostr $W/out "$(ftrace_events)"
+	openat_traced openat_ftrace_nostr 0
 }
 st_rawtp_cycle() {
 	taskset 1 bench_rawtp cycle "$cycles" > $W/out 2> $W/err
