@@ -19,7 +19,7 @@ help:
 	@echo 'make check      the tests: every stage for each of VARIANTS (default: baseline patched faulting)'
 	@echo 'make checkpatch checkpatch.pl --strict on the series and test module (allow-list: scripts/checkpatch-allowlist)'
 	@echo 'make bisect     every prefix of the series: apply, build, boot, checks; one table'
-	@echo 'make bench      may-sleep tracepoint cost: lean baseline-bench vs patched-bench guests A B A B (icount + wall clock), table/CSV/PNG in build/results (BENCH_BOOTS=5)'
+	@echo 'make bench      may-sleep tracepoint cost: lean baseline-bench, patched-bench, faulting-bench guests in turn (icount, icount with a sleeping probe, wall clock), table/CSV/PNG in build/results (BENCH_BOOTS=5)'
 	@echo 'make selftest   show the harness fails loudly: offset, fuzz, reject, guest panic, hang, WARN'
 	@echo 'make stress     KASAN + full-preemption kernels (baseline-stress, patched-stress, faulting-stress): storms, uffd faults, bad pointers, syscall strings under migration, privilege, hang case; build/results/stress.md'
 	@echo 'make mail       git format-patch: the six in build/mail, the follow-up in build/mail/faulting, cover letters, git am identity check (PREFIX="RFC PATCH v2")'

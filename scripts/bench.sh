@@ -1,7 +1,7 @@
 #!/bin/bash
-# bench.sh: what may-sleep tracepoints cost, baseline vs patched, side by
-# side.  Boots the two already built kernels alternately (A B A B ...,
-# BENCH_BOOTS boots each) with the guest in tpsleep.mode=bench
+# bench.sh: what may-sleep tracepoints cost: baseline, patched (the six) and
+# faulting (the six + the follow-up) side by side.  Boots the kernels in
+# turn (A B C A B C ..., BENCH_BOOTS boots each) with the guest in tpsleep.mode=bench
 # (tests/bench/), under the same QEMU settings as `make check` (boot.sh),
 # in two ways:
 #   icount  QEMU -icount $BENCH_ICOUNT: virtual time advances per guest
@@ -21,8 +21,11 @@
 #
 # Environment (defaults in brackets):
 #   BENCH_BOOTS      boots per variant and mode                     [5]
-#   BENCH_MODES      which ways to measure                          [icount wall]
-#   BENCH_VARIANTS   the two variants, A then B (ratio = B/A)       [baseline-bench patched-bench]
+#   BENCH_MODES      which ways to measure                          [icount icountsl wall]
+#                    icountsl: icount with a probe that sleeps attached to
+#                    sys_enter (tpsleep.sleeper=1, tests/bench/run.sh) where
+#                    the kernel has them: the price of sleeping
+#   BENCH_VARIANTS   two or more variants, A first (ratios X/A)     [baseline-bench patched-bench faulting-bench]
 #                    *-bench: the variant's patches, the lean config without
 #                    30-debug.config's lockdep/PROVE_RCU/DEBUG_PREEMPT
 #                    (config-fragments/bench/nodebug.config), built here
@@ -43,15 +46,17 @@
 # guest results of the last run (build/bench/runs/).
 . "$(dirname "$0")/lib.sh"
 BENCH_BOOTS=${BENCH_BOOTS:-5}
-BENCH_MODES=${BENCH_MODES:-icount wall}
-BENCH_VARIANTS=${BENCH_VARIANTS:-baseline-bench patched-bench}
+BENCH_MODES=${BENCH_MODES:-icount icountsl wall}
+BENCH_VARIANTS=${BENCH_VARIANTS:-baseline-bench patched-bench faulting-bench}
 BENCH_ICOUNT=${BENCH_ICOUNT:-shift=0,sleep=off,align=off}
 BENCH_ICOUNT_SMP=${BENCH_ICOUNT_SMP:-1}
 BENCH_ICOUNT_ARGS=${BENCH_ICOUNT_ARGS:-iters=20000 reps=3 warmup=2000 cycles=10}
 BENCH_WALL_ARGS=${BENCH_WALL_ARGS:-iters=100000 reps=7 warmup=10000 cycles=20}
 export TIMEOUT=${TIMEOUT:-900}
-read -r var_a var_b extra <<< "$BENCH_VARIANTS"
-[ -n "$var_b" ] && [ -z "$extra" ] || die "BENCH_VARIANTS must name two variants (A B)"
+read -ra VARS <<< "$BENCH_VARIANTS"
+[ "${#VARS[@]}" -ge 2 ] || die "BENCH_VARIANTS must name two or more variants (A B ...)"
+var_a=${VARS[0]}
+var_last=${VARS[-1]}
 case "$BENCH_BOOTS" in ''|*[!0-9]*|0) die "BENCH_BOOTS must be a positive number" ;; esac
 
 work=$BUILD/bench
@@ -60,27 +65,27 @@ runs=$work/runs
 # report: bench.md, bench.csv, bench-runs.csv, bench.png from $runs
 report() {
 	mkdir -p "$RESULTS"
-	python3 "$TOP/scripts/bench-report.py" "$runs" "$RESULTS" "$var_a" "$var_b" > /dev/null || status=1
+	python3 "$TOP/scripts/bench-report.py" "$runs" "$RESULTS" "${VARS[@]}" > /dev/null || status=1
 	# The plot: per state the median ratio with its min-max, one series per
 	# mode (bench-plot.dat has one block per mode, "# MODE" first), the targets.
 	dat=$RESULTS/bench-plot.dat
 	mapfile -t modes_in < <(sed -n 's/^# //p' "$dat")
 	plot=
 	for k in "${!modes_in[@]}"; do
-		off=$(awk -v k="$k" -v n="${#modes_in[@]}" 'BEGIN { printf "%.2f", (k - (n - 1) / 2) * 0.25 }')
-		plot="$plot '$dat' index $k using (\$1+$off):3:4:5 with yerrorbars pt $((7 - 2 * k)) ps 1.3 lw 2 title '${modes_in[$k]}',"
+		off=$(awk -v k="$k" -v n="${#modes_in[@]}" 'BEGIN { printf "%.2f", (k - (n - 1) / 2) * 0.12 }')
+		plot="$plot '$dat' index $k using (\$1+$off):3:4:5 with yerrorbars pt $((k % 6 + 2)) ps 1.1 lw 2 title '${modes_in[$k]} / $var_a',"
 	done
 	cat > "$RESULTS/bench.gp" <<EOF
 set terminal pngcairo size 1200,650 font ",10" noenhanced
 set output '$RESULTS/bench.png'
-set title "may-sleep tracepoints: $var_b / $var_a per state (median, min-max over the paired boots)" noenhanced
-set ylabel "ratio $var_b / $var_a" noenhanced
+set title "may-sleep tracepoints: each variant / $var_a per state (median, min-max over the paired boots)" noenhanced
+set ylabel "ratio to $var_a" noenhanced
 set yrange [0.8:*]
-set xrange [-0.6:8.6]
+set xrange [-0.6:13.6]
 set grid ytics
 set key top left
-set xtics rotate by -30 ("none" 0, "ftrace raw" 1, "ftrace syscalls:*" 2, "perf stat" 3, "perf record" 4, "BPF raw_tp" 5, "bpftrace" 6, "disable all" 7, "raw_tp attach+detach" 8)
-set arrow from -0.6,1 to 8.6,1 nohead dt 2 lc rgb "gray40"
+set xtics rotate by -30 ("none" 0, "ftrace raw" 1, "ftrace syscalls:*" 2, "syscalls:* knob 0" 3, "perf stat" 4, "perf record" 5, "BPF raw_tp" 6, "bpftrace" 7, "enable all" 8, "disable all" 9, "raw_tp attach+detach" 10, "openat" 11, "openat traced" 12, "openat knob 0" 13)
+set arrow from -0.6,1 to 13.6,1 nohead dt 2 lc rgb "gray40"
 plot $plot '$dat' index 0 using 1:6 with points pt 2 ps 2 lc rgb "red" title "target"
 EOF
 	gnuplot "$RESULTS/bench.gp" || { echo "bench: gnuplot failed" >&2; status=1; }
@@ -111,7 +116,7 @@ mkdir -p "$runs" "$work/initramfs" "$work/obj" "$work/logs" "$RESULTS"
 # tests/progs/out/ (bench_*).  So build/initramfs and build/logs of
 # `make check` are left as they are.
 make -s -C "$TOP/tests/progs" >/dev/null
-for v in $var_a $var_b; do
+for v in "${VARS[@]}"; do
 	case "$v" in
 	*-bench)
 		VARIANT=$v
@@ -123,7 +128,7 @@ for v in $var_a $var_b; do
 		;;
 	esac
 done
-for v in $var_a $var_b; do
+for v in "${VARS[@]}"; do
 	kernel=$(obj_of "$v")/arch/x86/boot/bzImage
 	[ -f "$kernel" ] || die "no kernel for $v ($kernel): run make build VARIANT=$v"
 	[ -f "$BUILD/initramfs/$v.cpio" ] || "$TOP/scripts/initramfs.sh" "$v"
@@ -190,22 +195,24 @@ for mode in $BENCH_MODES; do
 	case "$mode" in
 	icount)	qemu_extra="-icount $BENCH_ICOUNT -smp $BENCH_ICOUNT_SMP" accel=tcg
 		append="tsc=reliable tsc_early_khz=1000000$(guest_args "$BENCH_ICOUNT_ARGS")" ;;
+	icountsl) qemu_extra="-icount $BENCH_ICOUNT -smp $BENCH_ICOUNT_SMP" accel=tcg
+		append="tsc=reliable tsc_early_khz=1000000$(guest_args "$BENCH_ICOUNT_ARGS") tpsleep.sleeper=1" ;;
 	wall)	qemu_extra= accel=${ACCEL:-auto}
 		append="tsc=reliable tsc_early_khz=$BENCH_TSC_KHZ$(guest_args "$BENCH_WALL_ARGS")" ;;
-	*) die "unknown BENCH_MODES entry '$mode' (icount, wall)" ;;
+	*) die "unknown BENCH_MODES entry '$mode' (icount, icountsl, wall)" ;;
 	esac
-	stage "bench $mode: $BENCH_BOOTS x ($var_a $var_b), QEMU_EXTRA='$qemu_extra', guest:$append"
+	stage "bench $mode: $BENCH_BOOTS x (${VARS[*]}), QEMU_EXTRA='$qemu_extra', guest:$append"
 	{
 		echo "QEMU: boot.sh's settings (TCG, -smp 2, -m 2048, -cpu max)${qemu_extra:+ plus \`$qemu_extra\`};" \
 			"kernel command line: \`tpsleep.mode=bench $append${BENCH_APPEND:+ $BENCH_APPEND}\`"
 		case "$mode" in
-		icount) echo "Virtual time: $(icount_note "$BENCH_ICOUNT")." ;;
+		icount*) echo "Virtual time: $(icount_note "$BENCH_ICOUNT")." ;;
 		wall) echo "Wall clock (ACCEL=$accel): the guest's TSC is the host's ($BENCH_TSC_KHZ kHz); host load shows." ;;
 		esac
 		echo "Measured $(date -u '+%Y-%m-%d %H:%M UTC'), $BENCH_BOOTS boots per variant."
 	} > "$runs/$mode.settings"
 	for i in $(seq 1 "$BENCH_BOOTS"); do
-		for v in $var_a $var_b; do
+		for v in "${VARS[@]}"; do
 			nboots=$((nboots + 1))
 			tag=$mode-$i-$v
 			rm -f "$work/logs/console-$v.log" "$work/logs/results-$v.ktap"

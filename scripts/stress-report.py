@@ -26,6 +26,7 @@ SCENARIOS = [
     ('uffd.signal_noprobe', 'stress.uffd.signal_noprobe.', 'non-fatal signal, fault in openat()'),
     ('bpflife', 'stress.bpflife.', 'BPF program closed under a parked caller'),
     ('ustrings', 'stress.ustrings.', 'syscall user strings, workers re-pinned, knob changing'),
+    ('transitions', 'stress.transitions.', 'a sleeping and a normal probe on sys_enter, every order'),
     ('storm', 'stress.storm.', 'attach/detach storm under load'),
     ('modules', 'stress.module_', 'test modules load/unload'),
     ('cpus', 'stress.cpus', 'two CPUs online'),
@@ -108,7 +109,7 @@ def main(argv):
         for v in variants:
             cell = scen_cell(v, prefix)
             base = key.split('.')[0]
-            dur = duration(v, base) if base in ('badptr', 'priv', 'bpflife', 'ustrings', 'storm') or key == 'uffd.resolve' else ''
+            dur = duration(v, base) if base in ('badptr', 'priv', 'bpflife', 'ustrings', 'transitions', 'storm') or key == 'uffd.resolve' else ''
             if key == 'uffd.resolve':
                 dur = duration(v, 'uffd')
             cells.append(cell + (f' ({dur})' if dur else ''))

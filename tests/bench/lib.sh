@@ -13,11 +13,14 @@
 #   tpsleep.warmup=N   untimed calls first             (default 20000)
 #   tpsleep.cycles=N   disable / attach cycles         (default 20)
 #   tpsleep.states=A,B which states, comma separated   (default all)
+#   tpsleep.sleeper=1  a probe that sleeps connected to sys_enter all along
+#                      (run.sh; tpsleep_test.ko idle_sleeper)
 #
 # Results port (/dev/ttyS1), one line each, machine-readable:
-#   bench begin variant=V kernel=K clocksource=C iters=N reps=N warmup=N cycles=N
+#   bench begin variant=V kernel=K clocksource=C iters=N reps=N warmup=N cycles=N sleeper=S
 #   bench STATE ns=MEDIAN min=MIN max=MAX calls=C count=N   (per getppid call)
 #   bench disable_all ns=MEDIAN min=MIN max=MAX ... n=N        (per cycle)
+#   bench enable_all ns=MEDIAN min=MIN max=MAX n=N             (per cycle)
 #   bench rawtp_cycle ns=MEDIAN min=MIN max=MAX ... n=N        (per cycle)
 #   bench error STATE WHY
 #   bench end
@@ -34,9 +37,9 @@ export HOME=/tmp
 # the tracer processes: on the other CPU if there is one
 PIN=
 [ "$(nproc)" -gt 1 ] && PIN="taskset 2"
-ALL="none ftrace_raw ftrace_syscalls perf_stat perf_record bpf_rawtp bpftrace disable_all rawtp_cycle openat_none openat_ftrace openat_ftrace_nostr"
+ALL="none ftrace_raw ftrace_syscalls ftrace_syscalls_nostr perf_stat perf_record bpf_rawtp bpftrace disable_all rawtp_cycle openat_none openat_ftrace openat_ftrace_nostr"
 
-iters=200000 reps=5 warmup=20000 cycles=20 states=$ALL
+iters=200000 reps=5 warmup=20000 cycles=20 states=$ALL sleeper=0
 for arg in $(cat /proc/cmdline); do
 	case "$arg" in
 	tpsleep.iters=*) iters=${arg#*=} ;;
@@ -44,6 +47,7 @@ for arg in $(cat /proc/cmdline); do
 	tpsleep.warmup=*) warmup=${arg#*=} ;;
 	tpsleep.cycles=*) cycles=${arg#*=} ;;
 	tpsleep.states=*) states=$(echo "${arg#*=}" | tr , ' ') ;;
+	tpsleep.sleeper=*) sleeper=${arg#*=} ;;
 	esac
 done
 BENCH="bench_syscall $iters $reps $warmup"
@@ -102,6 +106,26 @@ st_ftrace_syscalls() {
 	echo 0 > $T/events/syscalls/enable
 	report ftrace_syscalls $W/out "$(ftrace_events)"
 }
+# with_knob KNOB CMD...: CMD with syscall_user_buf_size at KNOB where the
+# kernel has it (restored after)
+with_knob() {
+	local knob=$T/syscall_user_buf_size old= v=$1
+	shift
+	[ -e $knob ] && old=$(cat $knob) && echo "$v" > $knob
+	"$@"
+	[ -n "$old" ] && echo "$old" > $knob
+}
+# syscalls:* without the strings (syscall_user_buf_size 0): no probe of
+# ftrace's sleeps
+st_ftrace_syscalls_nostr() {
+	with_knob 0 syscalls_run
+	report ftrace_syscalls_nostr $W/out "$(ftrace_events)"
+}
+syscalls_run() {
+	echo 1 > $T/events/syscalls/enable
+	$BENCH > $W/out 2> $W/err
+	echo 0 > $T/events/syscalls/enable
+}
 st_perf_stat() {
 	$PIN perf stat -x, -o $W/stat.csv -e raw_syscalls:sys_enter \
 		-- $BENCH > $W/out 2> $W/err
@@ -144,10 +168,15 @@ st_bpftrace() {
 	cat $W/bt.out $W/bt.err
 	report bpftrace $W/out "$(sed -n 's/^@: \([0-9]*\)$/\1/p' $W/bt.out)"
 }
+# Enabling and disabling every syscall event, with syscall_user_buf_size 0
+# (no probe of ftrace's sleeps; the strings' price is ftrace_syscalls'):
+# one run of bench_evtoggle gives both rows.
 st_disable_all() {
-	bench_evtoggle "$cycles" > $W/out 2> $W/err
-	r=$(sed -n 's/^bench_evtoggle: disable_all=\([0-9]*\) \(.*\)$/ns=\1 \2/p' $W/out)
+	with_knob 0 bench_evtoggle "$cycles" > $W/out 2> $W/err
+	r=$(sed -n 's/^bench_evtoggle: disable_all=\([0-9]*\) \(.*\) enable_all=.*$/ns=\1 \2/p' $W/out)
 	if [ -n "$r" ]; then out "disable_all $r"; else out "error disable_all $(tr '\n' ' ' < $W/err)"; fi
+	r=$(sed -n 's/^.* enable_all=\([0-9]*\) enable_min=\([0-9]*\) enable_max=\([0-9]*\) n=\([0-9]*\)$/ns=\1 min=\2 max=\3 n=\4/p' $W/out)
+	if [ -n "$r" ]; then out "enable_all $r"; else out "error enable_all $(tr '\n' ' ' < $W/err)"; fi
 }
 # openat() of a resident path that does not exist instead of getppid()
 # (bench_syscall BENCH_CALL=openat): untraced; with sys_enter_openat on
@@ -160,13 +189,13 @@ st_openat_none() {
 # openat_traced STATE KNOB: the openat() loop with sys_enter_openat on and,
 # where the kernel has it, syscall_user_buf_size at KNOB (restored after)
 openat_traced() {
-	local knob=$T/syscall_user_buf_size old=
-	[ -e $knob ] && old=$(cat $knob) && echo "$2" > $knob
+	with_knob "$2" openat_run
+	report "$1" $W/out "$(ftrace_events)"
+}
+openat_run() {
 	echo 1 > $T/events/syscalls/sys_enter_openat/enable
 	BENCH_CALL=openat $BENCH > $W/out 2> $W/err
 	echo 0 > $T/events/syscalls/sys_enter_openat/enable
-	[ -n "$old" ] && echo "$old" > $knob
-	report "$1" $W/out "$(ftrace_events)"
 }
 st_openat_ftrace() {
 	openat_traced openat_ftrace 63

@@ -25,7 +25,12 @@
  *	A "parker" kthread does what the tracepoint's iterator does, under
  *	rcu_read_lock_trace(): it loads tpsc_a's first probe and its data,
  *	then parks on a completion before calling it.  Returns once it has
- *	loaded them.  tpst_bpflife attaches a BPF raw_tp program to tpsc_a,
+ *	loaded them.  Where probes that sleep and probes that do not share a
+ *	may-sleep tracepoint (TPST_HAVE_TPMODE), that is the sleep iterator,
+ *	which only runs while a probe that sleeps is connected: a sleeping
+ *	probe of lower priority is connected to tpsc_a first, and the parker
+ *	calls a probe that does not sleep with preemption disabled, as that
+ *	iterator does.  tpst_bpflife attaches a BPF raw_tp program to tpsc_a,
  *	parks a caller on it, closes the link and the program's fd, then
  *	releases the caller: the program must not have been freed.
  *   release
@@ -108,8 +113,17 @@ static void tpsc_cmd_local(void)
 struct tpsc_park {
 	struct completion parked, release, done;
 	void *func, *data;
+	unsigned int flags;
 	bool called;
+	int sleeper;		/* registration of tpsc_park_sleeper */
 };
+
+#ifdef TPST_HAVE_TPMODE
+static void tpsc_park_sleeper(void *data, unsigned long val, const char *tag)
+{
+	might_sleep();
+}
+#endif
 
 static struct tpsc_park *tpsc_park;
 
@@ -124,12 +138,24 @@ static int tpsc_parker(void *arg)
 	if (funcs) {
 		pk->func = READ_ONCE(funcs->func);
 		pk->data = funcs->data;
+#ifdef TPST_HAVE_TPMODE
+		pk->flags = funcs->flags;
+#endif
 	}
 	complete(&pk->parked);
 	wait_for_completion(&pk->release);
 	if (pk->func) {
+#ifdef TPST_HAVE_TPMODE
+		bool atomic = !(pk->flags & TP_PROBE_SLEEPS);
+#else
+		bool atomic = false;
+#endif
+		if (atomic)
+			preempt_disable_notrace();
 		((void (*)(void *, unsigned long, const char *))pk->func)
 			(pk->data, TPSC_PARK_VAL, "park");
+		if (atomic)
+			preempt_enable_notrace();
 		pk->called = true;
 	}
 	rcu_read_unlock_trace();
@@ -141,6 +167,10 @@ static void tpsc_park_release(void)
 {
 	complete(&tpsc_park->release);
 	wait_for_completion(&tpsc_park->done);
+#ifdef TPST_HAVE_TPMODE
+	if (!tpsc_park->sleeper)
+		unregister_trace_tpsc_a(tpsc_park_sleeper, NULL);
+#endif
 }
 
 static void tpsc_cmd_park(void)
@@ -162,8 +192,21 @@ static void tpsc_cmd_park(void)
 	init_completion(&pk->parked);
 	init_completion(&pk->release);
 	init_completion(&pk->done);
+#ifdef TPST_HAVE_TPMODE
+	pk->sleeper = register_trace_prio_maysleep_tpsc_a(tpsc_park_sleeper,
+				NULL, TRACEPOINT_DEFAULT_PRIO - 1);
+	if (pk->sleeper) {
+		snprintf(tpsc_result, sizeof(tpsc_result),
+			 "park error=%d\n", pk->sleeper);
+		kfree(pk);
+		return;
+	}
+#endif
 	t = kthread_run(tpsc_parker, pk, "tpsc_parker");
 	if (IS_ERR(t)) {
+#ifdef TPST_HAVE_TPMODE
+		unregister_trace_tpsc_a(tpsc_park_sleeper, NULL);
+#endif
 		snprintf(tpsc_result, sizeof(tpsc_result),
 			 "park error=%ld\n", PTR_ERR(t));
 		kfree(pk);

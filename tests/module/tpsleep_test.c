@@ -43,14 +43,21 @@
  *	probe's and the unregistration's timestamps (ktime_get_ns(), that is
  *	CLOCK_MONOTONIC).  If the sleeper is still registered at module exit,
  *	module_exit unregisters and synchronizes, so rmmod must wait for it.
- *   transitions sleepy|normal CYCLES MAXSEC
+ *   transitions sleepy|normal|mixed CYCLES MAXSEC
  *	With two probes A and B whose data are distinct cookies, go through
  *	{A} -> {A,B} -> {B} -> {} -> {A} (1->2->1->0->1 probes) CYCLES times
  *	(or for at most MAXSEC seconds, 1..1800): sleepable probes on sys_enter, or
  *	normal probes on sched_switch.  After each step but the one to {}
  *	it waits (up to 20 ms) for a call of a probe of the new set.  Each
  *	probe counts its calls and the calls whose data is not its own
- *	cookie.
+ *	cookie.  mixed: on sys_enter, A sleeps (may-sleep API) and B does not
+ *	(plain API, needs a kernel that accepts it there); each cycle is
+ *	{} -> {X} -> {A,B} -> {Y} -> {}, X and Y taking turns through A and B;
+ *	A counts its calls that were not preemptible, B those that were.
+ *   idle_sleeper 1|0
+ *	Connect (1) or disconnect (0) a probe on sys_enter that sleeps
+ *	(may-sleep API) and does nothing: for the benchmarks' "a sleeping
+ *	probe is attached" rows.  Reports on= and the return value.
  *   rcuidle MS
  *	Register a normal probe on irq_enable (an rcuidle tracepoint: the idle
  *	loop calls it while RCU is not watching) for MS milliseconds; report
@@ -631,6 +638,17 @@ static void tpst_tr_sleepy_b(void *data, struct pt_regs *regs, long id)
 	tpst_tr_sleepy(1, data);
 }
 
+/* A probe that does not sleep, on sys_enter next to a sleeping one */
+static atomic_long_t tpst_tr_preemptible;	/* it ran preemptible */
+
+static void tpst_tr_atomic_b(void *data, struct pt_regs *regs, long id)
+{
+	if (!tpst_tr_check(1, data))
+		return;
+	if (preemptible())
+		atomic_long_inc(&tpst_tr_preemptible);
+}
+
 static void tpst_tr_normal_a(void *data, bool preempt,
 			     struct task_struct *prev,
 			     struct task_struct *next, unsigned int prev_state)
@@ -647,7 +665,7 @@ static void tpst_tr_normal_b(void *data, bool preempt,
 
 struct tpst_tr {
 	struct tracepoint *tp;
-	bool sleepy;
+	bool sleepy[2];		/* probe i is registered as sleeping */
 	void *probe[2];
 	bool on[2];		/* probe i is registered */
 };
@@ -655,7 +673,7 @@ struct tpst_tr {
 static int tpst_tr_reg(struct tpst_tr *t, int i)
 {
 	int ret = tpst_register(t->tp, t->probe[i], (void *)&tpst_cookie[i],
-				t->sleepy, TPST_API_PLAIN);
+				t->sleepy[i], TPST_API_PLAIN);
 
 	if (!ret)
 		t->on[i] = true;
@@ -693,13 +711,20 @@ static void tpst_cmd_transitions(const char *mode, unsigned int cycles,
 	ktime_t t0 = ktime_get();
 	unsigned int done = 0;
 	struct tpst_tr t = { };
-	int err, unreg = 0, i, ret;
+	int err = 0, unreg = 0, i, ret;
+	bool mixed = !strcmp(mode, "mixed");
 
-	t.sleepy = !strcmp(mode, "sleepy");
-	if (t.sleepy) {
+	if (!strcmp(mode, "sleepy")) {
 		t.tp = tp_sys_enter;
+		t.sleepy[0] = t.sleepy[1] = true;
 		t.probe[0] = tpst_tr_sleepy_a;
 		t.probe[1] = tpst_tr_sleepy_b;
+	} else if (mixed) {
+		/* A sleeps, B does not: every order of 0->1->2->1->0 */
+		t.tp = tp_sys_enter;
+		t.sleepy[0] = true;
+		t.probe[0] = tpst_tr_sleepy_a;
+		t.probe[1] = tpst_tr_atomic_b;
 	} else {
 		t.tp = tp_sched_switch;
 		t.probe[0] = tpst_tr_normal_a;
@@ -711,10 +736,38 @@ static void tpst_cmd_transitions(const char *mode, unsigned int cycles,
 	}
 	atomic_long_set(&tpst_tr_atomic, 0);
 	atomic_long_set(&tpst_tr_slept, 0);
+	atomic_long_set(&tpst_tr_preemptible, 0);
+
+	/*
+	 * mixed: {} -> {X} -> {A,B} -> {Y} -> {}, X and Y each of A and B
+	 * (the sleeping probe first in or not, first out or not).
+	 */
+	while (mixed && !err && done < cycles &&
+	       !time_after(jiffies, deadline)) {
+		int first = done & 1, last = (done >> 1) & 1;
+
+		err = tpst_tr_reg(&t, first);
+		if (err)
+			break;
+		tpst_tr_dwell(first);
+		err = tpst_tr_reg(&t, !first);
+		if (err)
+			break;
+		tpst_tr_dwell(!first);
+		err = tpst_tr_unreg(&t, !last);
+		if (err)
+			break;
+		tpst_tr_dwell(last);
+		err = tpst_tr_unreg(&t, last);
+		if (!err)
+			done++;
+	}
 
 	/* {} -> {A} */
-	err = tpst_tr_reg(&t, 0);
-	while (!err && done < cycles && !time_after(jiffies, deadline)) {
+	if (!mixed)
+		err = tpst_tr_reg(&t, 0);
+	while (!mixed && !err && done < cycles &&
+	       !time_after(jiffies, deadline)) {
 		tpst_tr_dwell(0);
 		/* {A} -> {A,B}: 1->2 */
 		err = tpst_tr_reg(&t, 1);
@@ -750,10 +803,11 @@ static void tpst_cmd_transitions(const char *mode, unsigned int cycles,
 	tpst_out(" bad_a=%ld bad_b=%ld",
 		 atomic_long_read(&tpst_tr_bad[0]),
 		 atomic_long_read(&tpst_tr_bad[1]));
-	tpst_out(" not_preemptible=%ld slept=%ld ms=%lld\n",
+	tpst_out(" not_preemptible=%ld slept=%ld atomic_preemptible=%ld",
 		 atomic_long_read(&tpst_tr_atomic),
 		 atomic_long_read(&tpst_tr_slept),
-		 ktime_ms_delta(ktime_get(), t0));
+		 atomic_long_read(&tpst_tr_preemptible));
+	tpst_out(" ms=%lld\n", ktime_ms_delta(ktime_get(), t0));
 }
 
 /* ---- park: a caller parked between loading the data and the call ---- */
@@ -980,6 +1034,32 @@ static void tpst_ri_probe(void *data, unsigned long ip, unsigned long pip)
 		atomic_long_inc(&tpst_ri_idle_off);
 }
 
+/* ---- idle_sleeper: a probe that sleeps, connected, doing nothing ---- */
+
+static bool tpst_idle_registered;
+
+static void tpst_idle_probe(void *data, struct pt_regs *regs, long id)
+{
+	might_sleep();
+}
+
+static void tpst_cmd_idle_sleeper(bool on)
+{
+	int ret = 0;
+
+	if (on && !tpst_idle_registered) {
+		ret = tpst_register(tp_sys_enter, tpst_idle_probe, NULL, true,
+				    TPST_API_PLAIN);
+		tpst_idle_registered = !ret;
+	} else if (!on && tpst_idle_registered) {
+		ret = tracepoint_probe_unregister(tp_sys_enter, tpst_idle_probe,
+						  NULL);
+		tpst_idle_registered = false;
+		tracepoint_synchronize_unregister();
+	}
+	tpst_out("idle_sleeper on=%d ret=%d\n", tpst_idle_registered, ret);
+}
+
 static void tpst_cmd_rcuidle(unsigned int ms)
 {
 	int reg, unreg = -1;
@@ -1038,7 +1118,8 @@ static int tpst_run(char *cmd)
 	} else if (!strcmp(cmd, "sleeper_unreg")) {
 		tpst_cmd_sleeper_unreg();
 	} else if (sscanf(cmd, "transitions %15s %u %u", mode, &a, &b) == 3) {
-		if ((strcmp(mode, "sleepy") && strcmp(mode, "normal")) ||
+		if ((strcmp(mode, "sleepy") && strcmp(mode, "normal") &&
+		     strcmp(mode, "mixed")) ||
 		    b == 0 || b > 1800)
 			return -EINVAL;
 		tpst_cmd_transitions(mode, a, b);
@@ -1046,6 +1127,8 @@ static int tpst_run(char *cmd)
 		if (a == 0 || a > 5000)
 			return -EINVAL;
 		tpst_cmd_rcuidle(a);
+	} else if (sscanf(cmd, "idle_sleeper %u", &a) == 1) {
+		tpst_cmd_idle_sleeper(a);
 	} else if (sscanf(cmd, "park %15s", mode) == 1) {
 		if (strcmp(mode, "2to1") && strcmp(mode, "1to0to1"))
 			return -EINVAL;
@@ -1139,6 +1222,8 @@ static void __exit tpst_exit(void)
 		tpst_arm_disarm();
 	if (tpst_sleeper.registered)
 		tpst_sleeper_unregister();
+	if (tpst_idle_registered)
+		tpst_cmd_idle_sleeper(false);
 	mutex_unlock(&tpst_mutex);
 	tracepoint_synchronize_unregister();
 	pr_info("unloaded\n");

@@ -10,7 +10,7 @@
  *
  * Output, one line on stdout (medians over the N cycles, ns):
  *   bench_evtoggle: disable_all=D min=MIN max=MAX disable_syscalls=DS
- *       disable_raw=DR enable_all=E n=N
+ *       disable_raw=DR enable_all=E enable_min=EMIN enable_max=EMAX n=N
  * disable_all is the time of both disabling writes of one cycle together
  * (min and max are of that sum); enable_all likewise for the enables.
  * Exit status is non-zero, with a message, on any error.
@@ -51,7 +51,7 @@ int main(int argc, char **argv)
 	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 0, i, j;
 	const char *t = argc > 2 ? argv[2] : "/sys/kernel/tracing";
 	char sys[512], raw[512];
-	double lo, hi;
+	double lo, hi, elo, ehi;
 
 	if (argc < 2 || argc > 3 || n <= 0 || n > MAX_CYCLES) {
 		fprintf(stderr, "usage: bench_evtoggle N(1..%d) [TRACEFS]\n", MAX_CYCLES);
@@ -70,8 +70,11 @@ int main(int argc, char **argv)
 	median(dis_all, n);	/* sorts */
 	lo = dis_all[0];
 	hi = dis_all[n - 1];
-	printf("bench_evtoggle: disable_all=%.0f min=%.0f max=%.0f disable_syscalls=%.0f disable_raw=%.0f enable_all=%.0f n=%ld\n",
+	median(en_all, n);
+	elo = en_all[0];
+	ehi = en_all[n - 1];
+	printf("bench_evtoggle: disable_all=%.0f min=%.0f max=%.0f disable_syscalls=%.0f disable_raw=%.0f enable_all=%.0f enable_min=%.0f enable_max=%.0f n=%ld\n",
 	       median(dis_all, n), lo, hi, median(dis_sys, n), median(dis_raw, n),
-	       median(en_all, n), n);
+	       median(en_all, n), elo, ehi, n);
 	return 0;
 }

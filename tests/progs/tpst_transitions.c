@@ -11,13 +11,17 @@
  *   sleepy  sleepable probes on sys_enter (the workers make syscalls);
  *           the probes sometimes sleep
  *   normal  normal probes on sched_switch (the workers yield and sleep)
+ *   mixed   on sys_enter, A sleeps and B does not; each cycle is
+ *           {} -> {X} -> {A,B} -> {Y} -> {}, X and Y taking turns through
+ *           A and B (0->1->2->1->0 in every order)
  *
  *   run          every registration and unregistration succeeded, and
  *                at least MINCYCLES cycles were done (all CYCLES unless
  *                MAXSEC ran out first: grace periods are slow under TCG)
  *   calls        both probes were called
  *   data         no probe was ever called with the other probe's data
- *   preemptible  (sleepy) the sleepable probes always ran preemptible
+ *   preemptible  (sleepy, mixed) the sleepable probes always ran
+ *                preemptible, (mixed) the other one never did
  *
  * Prints "check NAME ok|fail WHY" lines; exit status 1 if any failed.
  */
@@ -36,6 +40,15 @@ static void *worker(void *arg)
 {
 	long *calls = arg;
 	struct timespec ts = { 0, 20000 };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	/* spread the workers over the CPUs */
+	if (ncpu > 1) {
+		CPU_ZERO(&set);
+		CPU_SET((calls - worker_calls) % ncpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+	}
 
 	while (!stop) {
 		syscall(SYS_getppid);
@@ -52,11 +65,12 @@ int main(int argc, char **argv)
 	long cycles, maxsec, mincycles, done, total = 0;
 	int fd, i, sleepy, r;
 
-	if (argc != 5 || (strcmp(argv[1], "sleepy") && strcmp(argv[1], "normal"))) {
-		fprintf(stderr, "usage: tpst_transitions sleepy|normal CYCLES MAXSEC MINCYCLES\n");
+	if (argc != 5 || (strcmp(argv[1], "sleepy") && strcmp(argv[1], "normal") &&
+			  strcmp(argv[1], "mixed"))) {
+		fprintf(stderr, "usage: tpst_transitions sleepy|normal|mixed CYCLES MAXSEC MINCYCLES\n");
 		return 2;
 	}
-	sleepy = !strcmp(argv[1], "sleepy");
+	sleepy = strcmp(argv[1], "normal") != 0;
 	cycles = strtol(argv[2], NULL, 10);
 	maxsec = strtol(argv[3], NULL, 10);
 	mincycles = strtol(argv[4], NULL, 10);
@@ -95,7 +109,9 @@ int main(int argc, char **argv)
 		   "want bad_a=0 bad_b=0: %s", result);
 	if (sleepy)
 		tpst_check("preemptible",
-			   tpst_num(result, "not_preemptible", -1) == 0,
-			   "want not_preemptible=0: %s", result);
+			   tpst_num(result, "not_preemptible", -1) == 0 &&
+			   tpst_num(result, "atomic_preemptible", -1) == 0,
+			   "want not_preemptible=0 atomic_preemptible=0: %s",
+			   result);
 	return tpst_failed;
 }

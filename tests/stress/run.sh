@@ -33,13 +33,18 @@
 #          syscall_user_buf_size knob changes: rounds complete, EFAULT
 #          stays EFAULT, the strings are recorded; SKIP without the
 #          follow-up.
+#  transitions  a sleeping and a normal probe on sys_enter connected and
+#          disconnected in every order for 180 s while workers on every CPU
+#          make system calls (tpst_transitions mixed); SKIP without the
+#          follow-up's atomic/sleeping call site (feature tpmode).
 #  storm   attach/detach storm of ftrace, perf, perf+BPF, BPF raw_tp and
 #          the test module's probes while 4 threads make system calls
 #          (tpst_storm).
 #  module_unload  both test modules unload at the end.
 #
 # tpsleep.stress=rcuidle instead runs only a filter rewrite storm on the
-# rcuidle events (see below); tpsleep.stress=badptr|priv|uffd|bpflife|storm
+# rcuidle events (see below); tpsleep.stress=badptr|priv|uffd|bpflife|
+# ustrings|transitions|storm
 # only that scenario.
 # tpsleep.stress=hang (kernel command line) instead registers a sleepable
 # probe that never returns and calls into it: the guest must hang and be
@@ -318,6 +323,25 @@ else
 	rmmod tpsleep_class || echo "tpsleep: rmmod tpsleep_class failed"
 fi
 st_time bpflife "$t0"
+fi
+
+# --- a sleeping and a normal probe on sys_enter, connected in every order ----
+# tpst_transitions mixed (tests/guest/checks/60-maysleep.sh runs it for 60 s):
+# every 0->1->2->1->0 order of the two, each step moving sys_enter between
+# its atomic and its sleeping call, while workers on every CPU make system
+# calls; on KASAN, a probe array or probe data used after it was freed
+# would be reported on the console.
+if want transitions; then
+t0=$(now)
+echo "tpsleep: === stress transitions at ${t0}s"
+TRN="run calls data preemptible"
+if ! has_feature tpmode; then
+	ktap_skip_all stress.transitions "needs the follow-up's probes that sleep or not on one tracepoint (feature tpmode)" $TRN
+else
+	st_run 300 $W/transitions.out $BIN/tpst_transitions mixed 100000 180 200
+	st_checks stress.transitions $W/transitions.out $? $TRN
+fi
+st_time transitions "$t0"
 fi
 
 # --- syscall user strings under migration ------------------------------------

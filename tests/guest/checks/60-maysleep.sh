@@ -9,7 +9,9 @@
 #                               and may_exist functions returns 0 when KIND
 #                               matches TP (sleepable on a may-sleep
 #                               tracepoint, normal on an ordinary one), else
-#                               -EINVAL; successful ones unregister with 0
+#                               -EINVAL; successful ones unregister with 0.
+#                               With feature tpmode a normal probe is
+#                               accepted on a may-sleep tracepoint too.
 #  maysleep.local_nofault.*     a normal probe on an ordinary tracepoint:
 #                               copy_from_user_nofault() of a non-resident
 #                               page is -EFAULT (efault), of the same page
@@ -29,6 +31,12 @@
 #                               2000 cycles or 60 s (>= 100 cycles): no
 #                               probe ever called with the other's data
 #  maysleep.transitions_sleepy.*  the same, sleepable probes on sys_enter
+#  maysleep.transitions_mixed.*  (feature tpmode) a sleeping and a normal
+#                               probe on sys_enter, 0->1->2->1->0 in every
+#                               order (either first in, either first out),
+#                               workers on every CPU: no wrong data, the
+#                               sleeping one always preemptible, the normal
+#                               one never
 #  maysleep.park_2to1.*, maysleep.park_1to0to1.*  (core) a hand-written
 #                               caller of tpst_maysleep parked between
 #                               loading the first probe's data and the static
@@ -126,7 +134,8 @@ for tp in sys_enter sys_exit sched_switch tpst_plain tpst_maysleep; do
 		fi
 		ms=$(ms_maysleep $tp)
 		if { [ $kind = sleepable ] && [ "$ms" = 1 ]; } ||
-		   { [ $kind = normal ] && [ "$ms" = 0 ]; }; then
+		   { [ $kind = normal ] && [ "$ms" = 0 ]; } ||
+		   { [ $kind = normal ] && has_feature tpmode; }; then
 			want=0
 		else
 			want=-22
@@ -158,7 +167,7 @@ done
 ms_run $W/local.out tpst_sleepy local
 ktap_check_lines maysleep.local_nofault $W/local.out $? efault resident
 
-if has_feature syscalls; then
+if has_feature syscalls && ! has_feature tpmode; then
 	ktap_skip_all maysleep.sys_enter_nofault "sys_enter is may-sleep (patch 5): no normal probe on it (see maysleep.matrix.sys_enter.normal, maysleep.local_nofault)" hit context efault
 else
 	ms_run $W/nofault.out tpst_sleepy nofault
@@ -208,8 +217,16 @@ if has_feature syscalls; then
 else
 	ktap_skip_all maysleep.transitions_sleepy "$NEED_SYS" run calls data preemptible
 fi
+if has_feature tpmode; then
+	ms_run $W/trm.out tpst_transitions mixed $CYCLES $MAXSEC $MINCYC
+	ktap_check_lines maysleep.transitions_mixed $W/trm.out $? run calls data preemptible
+else
+	ktap_skip_all maysleep.transitions_mixed "needs the follow-up's probes that sleep or not on one tracepoint (feature tpmode)" run calls data preemptible
+fi
 for m in 2to1 1to0to1; do
-	if has_feature core; then
+	if has_feature tpmode; then
+		ktap_skip_all maysleep.park_$m "feature tpmode: a caller disables preemption from loading the data to the static call, no caller can park there (see maysleep.transitions_mixed)" parked data preemptible direct nonblocking
+	elif has_feature core; then
 		ms_run $W/park.$m.out tpst_park $m 3
 		ktap_check_lines maysleep.park_$m $W/park.$m.out $? parked data preemptible direct nonblocking
 	else
@@ -221,6 +238,8 @@ done
 # Expect: refused once sys_enter is may-sleep and ftrace knows it.
 refuse=0
 has_feature ftrace && has_feature syscalls && refuse=1
+# a custom event's probe does not sleep: accepted with feature tpmode
+has_feature tpmode && refuse=0
 ev=$T/events/custom/sys_enter
 ms_tracing_clean
 if ! insmod $CUSTOM > $W/custom.out 2>&1; then

@@ -8,13 +8,18 @@
 #                          compiled without CREATE_TRACE_POINTS: runs
 #                          preemptible under rcu_read_lock_trace() and
 #                          sleeps; a normal probe on tpsc_a and a may-sleep
-#                          probe on tpsc_plain get -EINVAL
+#                          probe on tpsc_plain get -EINVAL (the normal one
+#                          gets 0 with feature tpmode)
 #  class.ftrace            both events record N calls each, with the
 #                          caller's preempt depth (0)
 #  class.ftrace_plain_refused  enabling tpsc_plain fails: its class's probe
-#                          may not run on an ordinary tracepoint
+#                          may not run on an ordinary tracepoint; once the
+#                          tracers connect probes that do not sleep as
+#                          ordinary ones (feature atomicprobes), instead
+#  class.ftrace_plain      tpsc_plain enables and records N calls
 #  class.perf              perf stat counts both events (patch 4)
-#  class.perf_plain_refused  perf can not open tpsc_plain
+#  class.perf_plain_refused  perf can not open tpsc_plain (atomicprobes:
+#  class.perf_plain        perf stat counts it)
 #  class.bpf_life.*        a raw_tp program on tpsc_a whose link and fd
 #                          are closed while a caller holding it is parked
 #                          is not freed under it (patch 3, tpst_bpflife)
@@ -68,8 +73,12 @@ r=$(cat $CTL)
 echo "  $r"
 slept=$(ktap_kv "$r" slept_us)
 if [ "${slept:-0}" -ge 1000 ] 2>/dev/null; then slept_ok=1; else slept_ok=0; fi
+# a normal probe on a may-sleep tracepoint: refused by the six, accepted
+# (called with preemption disabled) once probes say whether they sleep
+normal_on_a=-22
+has_feature tpmode && normal_on_a=0
 cl_want local "$r slept_ok=$slept_ok" reg=0 unreg=0 hits=1 preemptible=1 \
-	rcu_trace_held=1 slept_ok=1 normal_on_a=-22 maysleep_on_plain=-22
+	rcu_trace_held=1 slept_ok=1 normal_on_a=$normal_on_a maysleep_on_plain=-22
 
 # --- ftrace -----------------------------------------------------------------
 echo 0 > $T/events/enable
@@ -94,7 +103,18 @@ if [ $ok = 1 ] && [ "$na" = $N ] && [ "$nb" = $N ] && [ "$ndepth" = $((2 * N)) ]
 else
 	ktap_fail class.ftrace "enable ok=$ok, $na tpsc_a and $nb tpsc_b lines (want $N each), $ndepth of them with preempt depth 0; columns: $(sort $W/flags | uniq -c | tr -s ' \n' '  ')"
 fi
-if echo 1 > $E/tpsc_plain/enable 2> $W/plain.err; then
+if has_feature atomicprobes; then
+	ok=1
+	echo 1 > $E/tpsc_plain/enable || ok=0
+	echo "fire $N" > $CTL
+	echo 0 > $E/tpsc_plain/enable
+	np=$(grep -c ' tpsc_plain: val=[0-9]* tag=plain$' $T/trace)
+	if [ $ok = 1 ] && [ "$np" = $N ]; then
+		ktap_pass class.ftrace_plain
+	else
+		ktap_fail class.ftrace_plain "enable ok=$ok, $np tpsc_plain lines, want $N"
+	fi
+elif echo 1 > $E/tpsc_plain/enable 2> $W/plain.err; then
 	ktap_fail class.ftrace_plain_refused "enabling tpsc_plain (a may-sleep class's event on an ordinary tracepoint) succeeded"
 	echo 0 > $E/tpsc_plain/enable
 elif [ "$(cat $E/tpsc_plain/enable)" != 0 ]; then
@@ -124,14 +144,25 @@ if has_feature perf; then
 		sh -c "echo 'fire 3' > $CTL" > $W/perfp.out 2>&1
 	rc=$?
 	sed 's/^/  /' $W/perfp.out
-	if [ $rc != 0 ] || grep -q '^<not supported>,,tpsleep_class:tpsc_plain,' $W/perfp.out; then
+	pp=$(grep ',tpsleep_class:tpsc_plain' $W/perfp.out | cut -d, -f1)
+	if has_feature atomicprobes; then
+		if [ $rc = 0 ] && [ "$pp" = 3 ]; then
+			ktap_pass class.perf_plain
+		else
+			ktap_fail class.perf_plain "perf stat rc $rc, count '$pp', want 3: $(tr '\n' ' ' < $W/perfp.out)"
+		fi
+	elif [ $rc != 0 ] || grep -q '^<not supported>,,tpsleep_class:tpsc_plain,' $W/perfp.out; then
 		ktap_pass class.perf_plain_refused
 	else
 		ktap_fail class.perf_plain_refused "perf stat counted tpsc_plain (rc $rc): $(tr '\n' ' ' < $W/perfp.out)"
 	fi
 else
 	ktap_skip class.perf "needs patch 4 (perf)"
-	ktap_skip class.perf_plain_refused "needs patch 4 (perf)"
+	if has_feature atomicprobes; then
+		ktap_skip class.perf_plain "needs patch 4 (perf)"
+	else
+		ktap_skip class.perf_plain_refused "needs patch 4 (perf)"
+	fi
 fi
 
 # --- BPF program lifetime ---------------------------------------------------
