@@ -50,8 +50,9 @@
  *	normal probes on sched_switch.  After each step but the one to {}
  *	it waits (up to 20 ms) for a call of a probe of the new set.  Each
  *	probe counts its calls and the calls whose data is not its own
- *	cookie.  mixed: on sys_enter, A sleeps (may-sleep API) and B does not
- *	(plain API, needs a kernel that accepts it there); each cycle is
+ *	cookie.  mixed: on sys_enter, A sleeps (may-sleep API, a higher
+ *	priority: first in {A,B}) and B does not (plain API, needs a kernel
+ *	that accepts it there); each cycle is
  *	{} -> {X} -> {A,B} -> {Y} -> {}, X and Y taking turns through A and B;
  *	A counts its calls that were not preemptible, B those that were.
  *   idle_sleeper 1|0
@@ -666,14 +667,25 @@ static void tpst_tr_normal_b(void *data, bool preempt,
 struct tpst_tr {
 	struct tracepoint *tp;
 	bool sleepy[2];		/* probe i is registered as sleeping */
+	bool first[2];		/* probe i goes before the other (priority) */
 	void *probe[2];
 	bool on[2];		/* probe i is registered */
 };
 
 static int tpst_tr_reg(struct tpst_tr *t, int i)
 {
-	int ret = tpst_register(t->tp, t->probe[i], (void *)&tpst_cookie[i],
-				t->sleepy[i], TPST_API_PLAIN);
+	int ret;
+
+#ifdef TPST_HAVE_MAYSLEEP
+	if (t->first[i] && t->sleepy[i])
+		ret = tracepoint_probe_register_prio_maysleep(t->tp,
+				t->probe[i], (void *)&tpst_cookie[i],
+				TRACEPOINT_DEFAULT_PRIO + 1);
+	else
+#endif
+		ret = tpst_register(t->tp, t->probe[i],
+				    (void *)&tpst_cookie[i], t->sleepy[i],
+				    TPST_API_PLAIN);
 
 	if (!ret)
 		t->on[i] = true;
@@ -720,9 +732,14 @@ static void tpst_cmd_transitions(const char *mode, unsigned int cycles,
 		t.probe[0] = tpst_tr_sleepy_a;
 		t.probe[1] = tpst_tr_sleepy_b;
 	} else if (mixed) {
-		/* A sleeps, B does not: every order of 0->1->2->1->0 */
+		/*
+		 * A sleeps, B does not: every order of 0->1->2->1->0.  A goes
+		 * first in {A,B}: a caller still on B's direct call would get
+		 * A's data, one on the iterator would call A atomically.
+		 */
 		t.tp = tp_sys_enter;
 		t.sleepy[0] = true;
+		t.first[0] = true;
 		t.probe[0] = tpst_tr_sleepy_a;
 		t.probe[1] = tpst_tr_atomic_b;
 	} else {
