@@ -12,14 +12,14 @@
 #                          gets 0 with feature tpmode)
 #  class.ftrace            both events record N calls each, with the
 #                          caller's preempt depth (0)
-#  class.ftrace_plain_refused  enabling tpsc_plain fails: its class's probe
+#  class.ftrace_plain      enabling tpsc_plain fails: its class's probe
 #                          may not run on an ordinary tracepoint; once the
 #                          tracers connect probes that do not sleep as
 #                          ordinary ones (feature atomicprobes), instead
-#  class.ftrace_plain      tpsc_plain enables and records N calls
+#                          tpsc_plain enables and records N calls
 #  class.perf              perf stat counts both events (patch 4)
-#  class.perf_plain_refused  perf can not open tpsc_plain (atomicprobes:
-#  class.perf_plain        perf stat counts it)
+#  class.perf_plain        perf can not open tpsc_plain (atomicprobes:
+#                          perf stat counts it)
 #  class.bpf_life.*        a raw_tp program on tpsc_a whose link and fd
 #                          are closed while a caller holding it is parked
 #                          is not freed under it (patch 3, tpst_bpflife)
@@ -34,7 +34,7 @@ E=$T/events/tpsleep_class
 W=/tmp/class-check
 N=5
 NEED_FTRACE="needs patch 2 (ftrace): no DEFINE_EVENT_MAYSLEEP(), tpsleep_class.ko not built"
-ALL="maysleep local ftrace ftrace_plain_refused perf perf_plain_refused unload"
+ALL="maysleep local ftrace ftrace_plain perf perf_plain unload"
 LIFE="attached parked link_close_waits close_returns ran"
 
 # cl_want NAME LINE KEY=VALUE...: pass if LINE has every KEY=VALUE
@@ -115,13 +115,13 @@ if has_feature atomicprobes; then
 		ktap_fail class.ftrace_plain "enable ok=$ok, $np tpsc_plain lines, want $N"
 	fi
 elif echo 1 > $E/tpsc_plain/enable 2> $W/plain.err; then
-	ktap_fail class.ftrace_plain_refused "enabling tpsc_plain (a may-sleep class's event on an ordinary tracepoint) succeeded"
+	ktap_fail class.ftrace_plain "enabling tpsc_plain (a may-sleep class's event on an ordinary tracepoint) succeeded"
 	echo 0 > $E/tpsc_plain/enable
 elif [ "$(cat $E/tpsc_plain/enable)" != 0 ]; then
-	ktap_fail class.ftrace_plain_refused "the write failed but enable reads $(cat $E/tpsc_plain/enable)"
+	ktap_fail class.ftrace_plain "the write failed but enable reads $(cat $E/tpsc_plain/enable)"
 else
 	echo "  tpsc_plain refused: $(cat $W/plain.err)"
-	ktap_pass class.ftrace_plain_refused
+	ktap_pass class.ftrace_plain
 fi
 echo > $T/trace
 
@@ -152,17 +152,13 @@ if has_feature perf; then
 			ktap_fail class.perf_plain "perf stat rc $rc, count '$pp', want 3: $(tr '\n' ' ' < $W/perfp.out)"
 		fi
 	elif [ $rc != 0 ] || grep -q '^<not supported>,,tpsleep_class:tpsc_plain,' $W/perfp.out; then
-		ktap_pass class.perf_plain_refused
+		ktap_pass class.perf_plain
 	else
-		ktap_fail class.perf_plain_refused "perf stat counted tpsc_plain (rc $rc): $(tr '\n' ' ' < $W/perfp.out)"
+		ktap_fail class.perf_plain "perf stat counted tpsc_plain (rc $rc): $(tr '\n' ' ' < $W/perfp.out)"
 	fi
 else
 	ktap_skip class.perf "needs patch 4 (perf)"
-	if has_feature atomicprobes; then
-		ktap_skip class.perf_plain "needs patch 4 (perf)"
-	else
-		ktap_skip class.perf_plain_refused "needs patch 4 (perf)"
-	fi
+	ktap_skip class.perf_plain "needs patch 4 (perf)"
 fi
 
 # --- BPF program lifetime ---------------------------------------------------
