@@ -15,7 +15,7 @@ help:
 	@echo 'make initramfs  pack busybox, perf, bpftrace, tests/ and test modules for VARIANT'
 	@echo 'make boot       boot VARIANT in QEMU and run the guest checks (KTAP)'
 	@echo 'make run        all of the above for VARIANT, then the KTAP table'
-	@echo 'make demo       main job: build the patched kernel, boot it, show syscall tracing'
+	@echo 'make demo       main job: build the faulting kernel (the six + follow-up), boot it, show syscall tracing: bpftrace str() vs faultsnoop on non-resident strings'
 	@echo 'make check      the tests: every stage for each of VARIANTS (default: baseline patched faulting)'
 	@echo 'make checkpatch checkpatch.pl --strict on the series and test module (allow-list: scripts/checkpatch-allowlist)'
 	@echo 'make bisect     every prefix of the series: apply, build, boot, checks; one table'

@@ -25,7 +25,7 @@ import sys
 STATES = ['none', 'ftrace_raw', 'ftrace_syscalls', 'ftrace_syscalls_nostr',
           'perf_stat', 'perf_record', 'bpf_rawtp', 'bpftrace', 'enable_all',
           'disable_all', 'rawtp_cycle', 'openat_none', 'openat_ftrace',
-          'openat_ftrace_nostr']
+          'openat_ftrace_nostr', 'openat64_none', 'openat64_bpf_copystr']
 LABEL = {
     'none': 'no tracing',
     'ftrace_raw': 'ftrace raw_syscalls:sys_enter+sys_exit',
@@ -41,7 +41,16 @@ LABEL = {
     'openat_none': 'openat() loop, no tracing',
     'openat_ftrace': 'openat() loop, syscalls:sys_enter_openat (strings: default 63)',
     'openat_ftrace_nostr': 'openat() loop, syscalls:sys_enter_openat, syscall_user_buf_size 0',
+    'openat64_none': 'openat() loop, 64-byte path, no tracing',
+    'openat64_bpf_copystr': 'openat() loop, 64-byte path copied by a BPF raw_tp program '
+                            '(sleepable bpf_copy_from_user_str() where the kernel has it, '
+                            'else bpf_probe_read_user_str())',
 }
+# Cost per hit: (state - its untraced twin) of each variant against the
+# first variant's, with the target for the last (issue 11: the sleepable
+# faulting copy against bpf_probe_read_user_str() on baseline).
+PER_HIT = [('openat64_bpf_copystr', 'openat64_none',
+            'BPF copy of a resident 64-byte path per hit (copystr - untraced)', 1.10)]
 # B's own ratios, one state against another of the same kernel
 WITHIN = [('openat_ftrace', 'openat_ftrace_nostr',
            'traced openat(): path copied (63) / knob 0')]
@@ -50,7 +59,7 @@ WITHIN = [('openat_ftrace', 'openat_ftrace_nostr',
 # None: no target.  Mode icountsl (a sleeping probe attached) has none.
 TARGET = {'none': 1.0005, 'openat_none': 1.0005, 'enable_all': 1.05,
           'disable_all': 1.05, 'rawtp_cycle': 1.10, 'ftrace_syscalls': None,
-          'openat_ftrace': None}
+          'openat_ftrace': None, 'openat64_none': 1.0005, 'openat64_bpf_copystr': 1.10}
 for s in ('ftrace_raw', 'ftrace_syscalls_nostr', 'perf_stat', 'perf_record',
           'bpf_rawtp', 'bpftrace', 'openat_ftrace_nostr'):
     TARGET[s] = 1.005
@@ -59,7 +68,7 @@ NO_TARGET_MODES = ('icountsl',)
 MIN_COUNT = {'ftrace_raw': 2, 'ftrace_syscalls': 2, 'ftrace_syscalls_nostr': 2,
              'perf_stat': 1,
              'bpf_rawtp': 1, 'bpftrace': 1, 'openat_ftrace': 1,
-             'openat_ftrace_nostr': 1}
+             'openat_ftrace_nostr': 1, 'openat64_bpf_copystr': 1}
 MODE_LABEL = {'icount': 'icount', 'wall': 'wall clock',
               'icountsl': 'icount, a probe that sleeps attached to sys_enter '
                           '(where the kernel has them; the price of sleeping)'}
@@ -233,6 +242,26 @@ def main():
             line += f" {'-' if x['target'] is None else '≤ %g' % x['target']} | {x['met']} |"
             md.append(line)
         md.append('')
+        for s1, s2, label, tgt in PER_HIT:
+            hit = {}
+            for var in variants:
+                d = [float(data[(mode, i, var)][s1]['ns']) - float(data[(mode, i, var)][s2]['ns'])
+                     for i in boots if s1 in data.get((mode, i, var), {})
+                     and s2 in data.get((mode, i, var), {})]
+                if d:
+                    hit[var] = statistics.median(d)
+            if ref in hit and hit[ref] > 0:
+                parts = [f'{ref} {fmt_ns(hit[ref])}']
+                for var in others:
+                    if var in hit:
+                        q = hit[var] / hit[ref]
+                        parts.append(f'{var} {fmt_ns(hit[var])} (ratio {q:.4f})')
+                t = None if mode in NO_TARGET_MODES else tgt
+                met = ''
+                if t is not None and last in hit:
+                    met = f"; target ≤ {t:g} for {last}: {'met' if hit[last] / hit[ref] <= t else 'NOT met'}"
+                md.append(f'{label}: ' + ', '.join(parts) + met)
+                md.append('')
         for s1, s2, label in WITHIN:
             for var in variants:
                 r = [float(data[(mode, i, var)][s1]['ns']) / float(data[(mode, i, var)][s2]['ns'])

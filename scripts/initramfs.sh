@@ -1,7 +1,8 @@
 #!/bin/bash
 # initramfs.sh VARIANT: pack the guest userspace for a built variant:
-# busybox-static, Debian's perf, bpftrace and trace-cmd with their libraries, our
-# static test programs, the test modules built against the variant, the
+# busybox-static, Debian's perf, bpftrace, trace-cmd and libbpf-tools
+# (opensnoop, execsnoop, syscount) with their libraries, faultsnoop
+# (tools/faultsnoop), our static test programs, the test modules built against the variant, the
 # tree's ftrace selftests.  Reproducible: sorted, zero mtimes, root owner.
 . "$(dirname "$0")/lib.sh"
 VARIANT=${1:?usage: initramfs.sh VARIANT}
@@ -17,10 +18,11 @@ cp /bin/busybox "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
 file /bin/busybox | grep -q 'statically linked' || die "/bin/busybox is not static (install busybox-static)"
 
-# Dynamically linked tracers: the binary, its libraries, the loader.
+# Dynamically linked tracers: the binary (as DEST, default its own path),
+# its libraries, the loader.
 copy_with_libs() {
-	local bin=$1 lib
-	install -D "$bin" "$root$bin"
+	local bin=$1 dest=${2:-$1} lib
+	install -D "$bin" "$root$dest"
 	for lib in $(ldd "$bin" | awk '/=>/ { print $3 } /^\t\// { print $1 }'); do
 		[ -e "$root$lib" ] || install -D "$(readlink -f "$lib")" "$root$lib"
 	done
@@ -28,6 +30,15 @@ copy_with_libs() {
 copy_with_libs /usr/bin/perf
 copy_with_libs /usr/bin/bpftrace
 copy_with_libs /usr/bin/trace-cmd
+# Debian's libbpf-tools (CO-RE: they need the kernel's BTF).
+for t in opensnoop execsnoop syscount; do
+	copy_with_libs /usr/sbin/$t
+done
+
+# faultsnoop, our libbpf tool (tools/faultsnoop: clang, bpftool gen
+# skeleton, libbpf-dev), as /usr/sbin/faultsnoop.
+make -s -C "$TOP/tools/faultsnoop" >/dev/null || die "tools/faultsnoop does not build"
+copy_with_libs "$TOP/tools/faultsnoop/out/faultsnoop" /usr/sbin/faultsnoop
 
 # Our static programs.
 make -s -C "$TOP/tests/progs" >/dev/null

@@ -37,7 +37,7 @@ export HOME=/tmp
 # the tracer processes: on the other CPU if there is one
 PIN=
 [ "$(nproc)" -gt 1 ] && PIN="taskset 2"
-ALL="none ftrace_raw ftrace_syscalls ftrace_syscalls_nostr perf_stat perf_record bpf_rawtp bpftrace disable_all rawtp_cycle openat_none openat_ftrace openat_ftrace_nostr"
+ALL="none ftrace_raw ftrace_syscalls ftrace_syscalls_nostr perf_stat perf_record bpf_rawtp bpftrace disable_all rawtp_cycle openat_none openat_ftrace openat_ftrace_nostr openat64_none openat64_bpf_copystr"
 
 iters=200000 reps=5 warmup=20000 cycles=20 states=$ALL sleeper=0
 for arg in $(cat /proc/cmdline); do
@@ -202,6 +202,21 @@ st_openat_ftrace() {
 }
 st_openat_ftrace_nostr() {
 	openat_traced openat_ftrace_nostr 0
+}
+# openat() of a resident 63-character path (a 64-byte string,
+# BENCH_CALL=openat64): untraced, and with a BPF raw_tp program on
+# sys_enter that copies the path (bench_copystr): the sleepable
+# bpf_copy_from_user_str() kfunc where the kernel has it, else a program
+# that is not sleepable with bpf_probe_read_user_str().  count: copies of
+# the whole string.
+st_openat64_none() {
+	BENCH_CALL=openat64 $BENCH > $W/out 2> $W/err
+	report openat64_none $W/out
+}
+st_openat64_bpf_copystr() {
+	BENCH_CALL=openat64 $PIN bench_copystr run $BENCH > $W/out 2> $W/err
+	report openat64_bpf_copystr $W/out "$(sed -n 's/^bench_copystr: count=\([0-9]*\) .*/\1/p' $W/out)"
+	sed -n 's/^bench_copystr: /bench_copystr: /p' $W/out
 }
 st_rawtp_cycle() {
 	taskset 1 bench_rawtp cycle "$cycles" > $W/out 2> $W/err

@@ -16,7 +16,8 @@
  *
  * With BENCH_CALL=openat in the environment the call is instead
  * openat(AT_FDCWD, BENCH_PATH, O_RDONLY) of a path that does not exist
- * (ENOENT: no descriptor to close), a string in this program's data.
+ * (ENOENT: no descriptor to close), a string in this program's data;
+ * BENCH_CALL=openat64 opens a path of 63 characters (a 64-byte string).
  */
 #define _GNU_SOURCE
 #define BENCH_NAME "bench_syscall"
@@ -32,13 +33,16 @@
 
 #define MAX_REPS 101
 #define BENCH_PATH "/tmp/bench-openat/no-such-file"
+/* 63 characters and the NUL: the 64-byte string of BENCH_CALL=openat64 */
+#define BENCH_PATH64 "/tmp/bench-openat/no-such-file-whose-path-is-63-characters-long"
 
 static int use_openat;
 
 static inline void call(void)
 {
 	if (use_openat)
-		syscall(SYS_openat, AT_FDCWD, BENCH_PATH, O_RDONLY);
+		syscall(SYS_openat, AT_FDCWD,
+			use_openat == 2 ? BENCH_PATH64 : BENCH_PATH, O_RDONLY);
 	else
 		syscall(SYS_getppid);
 }
@@ -79,7 +83,10 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
-	use_openat = getenv("BENCH_CALL") && !strcmp(getenv("BENCH_CALL"), "openat");
+	if (getenv("BENCH_CALL") && !strcmp(getenv("BENCH_CALL"), "openat"))
+		use_openat = 1;
+	else if (getenv("BENCH_CALL") && !strcmp(getenv("BENCH_CALL"), "openat64"))
+		use_openat = 2;
 	for (i = 0; i < warmup; i++)
 		call();
 	for (r = 0; r < reps; r++) {

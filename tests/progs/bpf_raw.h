@@ -139,6 +139,70 @@ static inline int bpf_raw_count_prog_load(enum bpf_prog_type type, int map_fd,
 				 name);
 }
 
+/*
+ * A sleepable raw_tp program for sys_enter (follow-up patches 0015-0016):
+ * adds 1 to the u64 at @key of array map @map_fd, and for openat() copies
+ * 64 bytes of the path with bpf_copy_from_user(), faulting them in (a bad
+ * or short path fails the copy, which is fine).
+ */
+static inline int bpf_raw_sleepable_copy_prog_load(int map_fd, uint32_t key)
+{
+	struct bpf_insn prog[] = {
+		MOV64_REG(BPF_REG_6, BPF_REG_1),
+		ST_IMM(BPF_W, BPF_REG_10, -4, key),
+		LD_MAP_FD(BPF_REG_1, map_fd),
+		MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(BPF_REG_0, 0, 2),
+		MOV64_IMM(BPF_REG_1, 1),
+		ATOMIC_ADD64(BPF_REG_0, BPF_REG_1, 0),
+		LDX(BPF_DW, BPF_REG_7, BPF_REG_6, 8),		/* id */
+		JNE_IMM(BPF_REG_7, 257, 11),			/* openat? */
+		MOV64_REG(BPF_REG_1, BPF_REG_10),
+		ADD64_IMM(BPF_REG_1, -16),
+		MOV64_IMM(BPF_REG_2, 8),
+		LDX(BPF_DW, BPF_REG_3, BPF_REG_6, 0),		/* regs */
+		ADD64_IMM(BPF_REG_3, 104),			/* ->si */
+		CALL(BPF_FUNC_probe_read_kernel),
+		MOV64_REG(BPF_REG_1, BPF_REG_10),
+		ADD64_IMM(BPF_REG_1, -80),
+		MOV64_IMM(BPF_REG_2, 64),
+		LDX(BPF_DW, BPF_REG_3, BPF_REG_10, -16),
+		CALL(BPF_FUNC_copy_from_user),
+		MOV64_IMM(BPF_REG_0, 0),
+		EXIT(),
+	};
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
+	attr.insns = (uintptr_t)prog;
+	attr.insn_cnt = sizeof(prog) / sizeof(prog[0]);
+	attr.license = (uintptr_t)"GPL";
+	attr.prog_flags = BPF_F_SLEEPABLE;
+	attr.log_buf = (uintptr_t)bpf_raw_log;
+	attr.log_size = sizeof(bpf_raw_log);
+	attr.log_level = 1;
+	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+/* The recursion_misses of program @prog_fd; 0 if it cannot be read. */
+static inline uint64_t bpf_raw_prog_misses(int prog_fd)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = prog_fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uintptr_t)&info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		return 0;
+	return info.recursion_misses;
+}
+
 /* Attach @prog_fd to raw tracepoint @name: the link fd (close detaches). */
 static inline int bpf_raw_tp_open(const char *name, int prog_fd)
 {

@@ -18,7 +18,12 @@
  *            program attached (PERF_EVENT_IOC_SET_BPF) that counts its runs
  *   rawtp    RAWTP cycles, split between four threads with a program of
  *            their own (distinct probe data): BPF_RAW_TRACEPOINT_OPEN of
- *            sys_enter (and, every fourth cycle, sys_exit), close
+ *            sys_enter (and, every fourth cycle, sys_exit), close; with
+ *            TPST_SLEEPABLE=1 in the environment (a kernel with the
+ *            follow-up's sleepable programs) the programs of threads 0
+ *            and 1 are sleepable and fault in 64 bytes of each openat()
+ *            path (bpf_copy_from_user()); their recursion misses are
+ *            reported
  *   module   MODCYCLES cycles of tpsleep_test's "transitions MODMODE"
  *            (/proc/tpsleep_test): two probes whose data are distinct
  *            cookies go {A}->{A,B}->{B}->{}->{A}, 2 attach/detach cycles
@@ -31,6 +36,8 @@
  *             no error, and all cycles done or, if the deadline stopped
  *             the tracer, at least a quarter of them; perf: the events
  *             counted something; perfbpf, rawtp: the programs ran
+ *   sleepable (TPST_SLEEPABLE=1) the sleepable programs ran, with no
+ *             recursion miss; skipped otherwise
  *   cookies   (module) no probe was ever called with the other's data, and
  *             sleepable probes always ran preemptible
  *   total     at least 10000 attach/detach cycles in all
@@ -272,7 +279,7 @@ int main(int argc, char **argv)
 	struct tracer rawtp_all = { .name = "rawtp" };
 	long long mod_cyc = 0;
 	pthread_t mod_thread;
-	int i, mod_on;
+	int i, mod_on, sleepable;
 
 	if (argc != 9 || (strcmp(argv[8], "judge") && strcmp(argv[8], "reference"))) {
 		fprintf(stderr, "usage: tpst_storm SECS FTRACE PERF PERFBPF RAWTP MODCYCLES sleepy|normal|none judge|reference\n");
@@ -306,9 +313,17 @@ int main(int argc, char **argv)
 					   t_perfbpf.key);
 	if (t_perfbpf.prog_fd < 0)
 		tpst_die("BPF_PROG_LOAD tracepoint");
+	sleepable = getenv("TPST_SLEEPABLE") && !strcmp(getenv("TPST_SLEEPABLE"), "1");
 	for (i = 0; i < NR_RAWTP; i++) {
-		t_rawtp[i].prog_fd = tpss_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT,
-						    map_fd, t_rawtp[i].key);
+		if (sleepable && i < 2) {
+			t_rawtp[i].prog_fd =
+				bpf_raw_sleepable_copy_prog_load(map_fd, t_rawtp[i].key);
+			if (t_rawtp[i].prog_fd < 0)
+				bpf_raw_print_log();
+		} else {
+			t_rawtp[i].prog_fd = tpss_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT,
+							    map_fd, t_rawtp[i].key);
+		}
 		if (t_rawtp[i].prog_fd < 0)
 			tpst_die("BPF_PROG_LOAD raw_tracepoint");
 	}
@@ -365,8 +380,10 @@ int main(int argc, char **argv)
 		rawtp_all.errors += t_rawtp[i].errors;
 		if (t_rawtp[i].ms > rawtp_all.ms)
 			rawtp_all.ms = t_rawtp[i].ms;
-		printf("storm rawtp%d cycles=%ld runs=%llu\n", i,
-		       t_rawtp[i].cycles, (unsigned long long)t_rawtp[i].counted);
+		printf("storm rawtp%d cycles=%ld runs=%llu sleepable=%d misses=%llu\n", i,
+		       t_rawtp[i].cycles, (unsigned long long)t_rawtp[i].counted,
+		       sleepable && i < 2,
+		       (unsigned long long)bpf_raw_prog_misses(t_rawtp[i].prog_fd));
 	}
 
 	tpst_check("load", calls > 0 && !lerr && load[0].calls && load[1].calls &&
@@ -376,6 +393,17 @@ int main(int argc, char **argv)
 	report(&t_perf, t_perf.counted > 0);
 	report(&t_perfbpf, t_perfbpf.counted > 0);
 	report(&rawtp_all, rawtp_all.counted > 0);
+	if (sleepable) {
+		uint64_t runs = t_rawtp[0].counted + t_rawtp[1].counted;
+		uint64_t misses = bpf_raw_prog_misses(t_rawtp[0].prog_fd) +
+				  bpf_raw_prog_misses(t_rawtp[1].prog_fd);
+
+		tpst_check("sleepable", runs > 0 && misses == 0,
+			   "sleepable programs: %llu runs, %llu recursion misses",
+			   (unsigned long long)runs, (unsigned long long)misses);
+	} else {
+		printf("check sleepable skip no sleepable programs on may-sleep tracepoints here (patches 0015-0016)\n");
+	}
 	total = t_ftrace.cycles + t_perf.cycles + t_perfbpf.cycles +
 		rawtp_all.cycles;
 

@@ -453,6 +453,9 @@ echo "tpsleep: === stress storm at ${t0}s"
 # the kernel without the series is the reference run, its counts are
 # reported (see tpst_storm.c).
 if has_feature syscalls; then smode="sleepy judge"; else smode="normal reference"; fi
+# Two of the four raw_tp programs sleepable, faulting the openat() paths in,
+# where the kernel runs sleepable programs on may-sleep tracepoints.
+if has_feature bpfsleep; then export TPST_SLEEPABLE=1; else unset TPST_SLEEPABLE; fi
 # shellcheck disable=SC2046 # the comma separated numbers become arguments
 set -- $(echo "$STORM" | tr ',' ' ')
 ktap_diag "storm: $1 s at most, cycles: ftrace $2, perf $3, perf+bpf $4, raw_tp $5, module ${smode% *} $6 (x2); counts: ${smode#* }"
@@ -460,7 +463,7 @@ st_tracing_clean
 st_run $(($1 + 240)) $W/storm.out $BIN/tpst_storm "$1" "$2" "$3" "$4" "$5" "$6" $smode
 rc=$?
 grep '^storm ' $W/storm.out | while IFS= read -r l; do ktap_diag "$l"; done
-st_checks stress.storm $W/storm.out $rc load ftrace perf perfbpf rawtp module cookies total
+st_checks stress.storm $W/storm.out $rc load ftrace perf perfbpf rawtp sleepable module cookies total
 st_tracing_clean
 st_time storm "$t0"
 fi

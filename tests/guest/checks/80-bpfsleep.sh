@@ -1,0 +1,170 @@
+# 80-bpfsleep.sh: sleepable BPF programs on may-sleep tracepoints
+# (follow-up patches 0012-0018) and faultsnoop, the libbpf tool that uses
+# them.
+#  bpfsleep.refusals.*   tests/progs/bpfsleep_test refusals (see there):
+#                        loads, attach/load refusals with their errno and
+#                        log line, the kfunc, BPF_LINK_DETACH; on a kernel
+#                        without the patches, the kernel's side (6.1 loads
+#                        a sleepable tp_btf program for any tracepoint)
+#  bpfsleep.uffd.*       a sleepable program blocked on a userfaultfd page:
+#                        another task's events on its CPU all counted, no
+#                        recursion miss, closing its link returns, the
+#                        fault resolved
+#  faultsnoop.refuses    without the patches faultsnoop exits non-zero and
+#                        says why
+#  faultsnoop.openat/.openat2/.execve  N calls of each whose strings and
+#                        structs are in pages never touched before the call
+#                        (tests/progs/capture_nonres): faultsnoop prints
+#                        every one exactly, N of N
+#  faultsnoop.misses     its program's recursion misses: 0
+# bpftrace's str() on the same openat() calls is a diagnostic line.
+# Sourced by run-checks.sh after ktap.sh; busybox sh, POSIX only.
+set -u
+
+BW=/tmp/bpfsleep-check
+N=20
+rm -rf $BW
+mkdir -p $BW/cap
+
+if has_feature ustrcopy; then kind=new; else kind=old; fi
+if has_feature rawtpdetach && ! has_feature ustrcopy; then kind=partial; fi
+
+# --- the refusals
+if [ "$kind" = partial ]; then
+	ktap_skip_all bpfsleep.refusals "a prefix of the BPF patches (tested with 0018)" \
+		rawtp_load rawtp_attach_other rawtp_attach_sys_enter tpbtf_other_load \
+		tpbtf_sys_enter helper_nonsleepable kfunc_nonsleepable kfunc_sleepable \
+		link_detach copy_str_edge
+else
+	/tests/bin/bpfsleep_test refusals $kind > $BW/ref.out 2>&1
+	st=$?
+	sed 's/^/[bpfsleep] /' $BW/ref.out
+	ktap_check_lines bpfsleep.refusals $BW/ref.out $st \
+		rawtp_load rawtp_attach_other rawtp_attach_sys_enter tpbtf_other_load \
+		tpbtf_sys_enter helper_nonsleepable kfunc_nonsleepable kfunc_sleepable \
+		link_detach copy_str_edge
+	grep '^diag: ' $BW/ref.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
+fi
+
+# --- blocked on a userfaultfd page
+if [ "$kind" = new ]; then
+	/tests/bin/bpfsleep_test uffd > $BW/uffd.out 2>&1
+	st=$?
+	sed 's/^/[bpfsleep] /' $BW/uffd.out
+	ktap_check_lines bpfsleep.uffd $BW/uffd.out $st \
+		uffd_blocked uffd_other_task uffd_misses uffd_close uffd_resolved
+	grep '^diag: ' $BW/uffd.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
+else
+	ktap_skip_all bpfsleep.uffd "no sleepable programs on may-sleep tracepoints (patches 0015-0018)" \
+		uffd_blocked uffd_other_task uffd_misses uffd_close uffd_resolved
+fi
+
+# --- faultsnoop
+# fs_count CALL: how many expected CALL lines faultsnoop printed exactly
+fs_count() {
+	local _n=0 _l
+	grep "^expect $1 " $BW/cap.out > $BW/want-$1
+	while IFS= read -r _l; do
+		grep -qF -- "${_l#expect }" $BW/fs.out && _n=$((_n + 1))
+	done < $BW/want-$1
+	echo $_n
+}
+
+if [ "$kind" != new ]; then
+	faultsnoop -d 1 > $BW/fs.out 2> $BW/fs.err
+	st=$?
+	sed 's/^/[faultsnoop] /' $BW/fs.out $BW/fs.err
+	if [ "$st" != 0 ] && grep -q "needs the sleepable tracepoints follow-up series" $BW/fs.err; then
+		ktap_pass faultsnoop.refuses
+	else
+		ktap_fail faultsnoop.refuses "exit status $st: $(tail -n 1 $BW/fs.err)"
+	fi
+	ktap_skip_all faultsnoop "needs the follow-up's sleepable programs (patches 0015-0018)" \
+		openat openat2 execve misses
+else
+	ktap_skip faultsnoop.refuses "the kernel has the follow-up: faultsnoop runs"
+	faultsnoop > $BW/fs.out 2> $BW/fs.err &
+	fp=$!
+	i=0
+	while ! grep -q '^PID' $BW/fs.out && kill -0 $fp 2>/dev/null && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	/tests/bin/capture_nonres $BW/cap $N all > $BW/cap.out 2> $BW/cap.err
+	cst=$?
+	sleep 1
+	kill -INT $fp 2>/dev/null
+	wait $fp
+	st=$?
+	sed 's/^/[faultsnoop] /' $BW/fs.out $BW/fs.err | grep -v ' /bin/busybox \| busybox ' | head -n 80
+	sed 's/^/[capture] /' $BW/cap.err
+	for call in openat openat2 execve; do
+		got=$(fs_count $call)
+		ktap_diag "faultsnoop: $call $got of $N calls with non-resident strings shown exactly"
+		if [ "$cst" = 0 ] && [ "$st" = 0 ] && [ "$got" = "$N" ]; then
+			ktap_pass faultsnoop.$call
+		else
+			ktap_fail faultsnoop.$call "$got of $N (faultsnoop status $st, capture status $cst; first missing: $(while IFS= read -r l; do grep -qF -- "${l#expect }" $BW/fs.out || { echo "${l#expect }"; break; }; done < $BW/want-$call))"
+		fi
+	done
+	m=$(sed -n 's/.* \([0-9]*\) recursion misses$/\1/p' $BW/fs.err)
+	if [ "$m" = 0 ]; then
+		ktap_pass faultsnoop.misses
+	else
+		ktap_fail faultsnoop.misses "recursion misses '${m:-none}': $(tail -n 1 $BW/fs.err)"
+	fi
+	ktap_diag "faultsnoop: $(tail -n 1 $BW/fs.err)"
+fi
+
+# --- for comparison: bpftrace's str() on the same kind of calls (openat
+# paths, execve filename and argv), a diagnostic, and the side-by-side
+# lines of make demo
+if command -v bpftrace > /dev/null; then
+	mkdir -p $BW/inc/linux $BW/cap2
+	cp /tests/bench/bpftrace-types.h $BW/inc/linux/types.h
+	# raw_syscalls:sys_enter: the arguments as numbers, nothing faults the
+	# strings in.  (syscalls:sys_enter_openat would read the paths on the
+	# follow-up: perf's probe of the event records the path, faulting the
+	# page in, before the BPF program runs; execve's argv is no string
+	# argument, so nothing faults it in there.)
+	bpftrace -I $BW/inc -e 'tracepoint:raw_syscalls:sys_enter /comm == "capture_nonres" && args->id == 257/ {
+		printf("bt: openat path=\"%s\"\n", str(args->args[1])); }
+	tracepoint:syscalls:sys_enter_execve /comm == "capture_nonres"/ {
+		printf("bt: execve path=\"%s\" argv=", str(args->filename)); join(args->argv, ","); }' \
+		> $BW/bt.out 2> $BW/bt.err &
+	bp=$!
+	i=0
+	while ! grep -q '^Attaching' $BW/bt.out && kill -0 $bp 2>/dev/null && [ $i -lt 900 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	/tests/bin/capture_nonres $BW/cap2 $N all > $BW/cap2.out 2>&1
+	sleep 1
+	kill -INT $bp 2>/dev/null
+	wait $bp
+	n=0
+	grep '^expect openat ' $BW/cap2.out > $BW/want2
+	while IFS= read -r l; do
+		p=${l##*path=}
+		grep -qxF "bt: openat path=$p" $BW/bt.out && n=$((n + 1))
+	done < $BW/want2
+	ne=$(grep -c '^bt: openat path=""$' $BW/bt.out)
+	x=0
+	grep '^expect execve ' $BW/cap2.out | sed 's/.*"\(cap-[0-9]*-[0-9]*\)".*/\1/' > $BW/wantx
+	while IFS= read -r l; do
+		grep -q "^bt: execve .*,$l," $BW/bt.out && x=$((x + 1))
+	done < $BW/wantx
+	ktap_diag "bpftrace str(args->args[1]) at raw_syscalls:sys_enter for openat: $n of $N non-resident paths read ($ne empty); join(args->argv) at syscalls:sys_enter_execve: $x of $N argv read"
+	# make demo: the same kind of calls, each tracer's first three lines
+	echo "[demo] non-resident strings at sys_enter, the same calls (capture_nonres):"
+	grep '^bt: openat' $BW/bt.out | head -n 3 | sed 's/^bt: /[demo]   bpftrace str():      /'
+	grep '^bt: execve' $BW/bt.out | head -n 3 | sed 's/^bt: /[demo]   bpftrace str()+join: /'
+	if [ -s $BW/fs.out ]; then
+		grep ' openat  ' $BW/fs.out | grep ' capture_nonres ' | head -n 3 | sed 's/^.* openat  /[demo]   faultsnoop:          openat  /'
+		grep ' openat2 ' $BW/fs.out | grep ' capture_nonres ' | head -n 3 | sed 's/^.* openat2 /[demo]   faultsnoop:          openat2 /'
+		grep ' execve  ' $BW/fs.out | grep ' capture_nonres ' | head -n 3 | sed 's/^.* execve  /[demo]   faultsnoop:          execve  /'
+	else
+		echo "[demo]   faultsnoop: $(tail -n 1 $BW/fs.err 2>/dev/null)"
+	fi
+fi
+rm -rf $BW

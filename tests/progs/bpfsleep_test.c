@@ -1,0 +1,611 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfsleep_test refusals new|old | uffd: sleepable BPF programs on
+ * may-sleep tracepoints (follow-up patches 0015-0018).  Prints one
+ * "check NAME ok|fail|skip WHY" line per check (ktap_check_lines).
+ *
+ * refusals KIND (KIND: "new" on a kernel with the follow-up's BPF
+ * patches, "old" without; a check whose expectation is per kernel asserts
+ * the kernel's side):
+ *   rawtp_load         a sleepable raw_tp program: new loads it; old
+ *                      refuses it (EINVAL, "can be sleepable" in the log)
+ *   rawtp_attach_other new: attaching it to sched_switch fails with EINVAL
+ *   rawtp_attach_sys_enter  new: attaching it to sys_enter works
+ *   tpbtf_other_load   a sleepable tp_btf program for sched_switch: new
+ *                      refuses it at load (EINVAL, "Sleepable program
+ *                      cannot attach to non-faultable tracepoint"); old
+ *                      loads it: the hole in 6.1 (reported, not attached)
+ *   tpbtf_sys_enter    new: a sleepable tp_btf program for sys_enter loads
+ *                      and attaches
+ *   helper_nonsleepable  a raw_tp program that is not sleepable calling
+ *                      bpf_copy_from_user(): EINVAL, the helper refused
+ *                      (all kernels)
+ *   kfunc_nonsleepable   calling bpf_copy_from_user_str() from a program
+ *                      that is not sleepable: EINVAL, "is sleepable but the
+ *                      program is not" (where the kfunc exists)
+ *   kfunc_sleepable    a sleepable raw_tp program calling it loads
+ *   link_detach        BPF_LINK_DETACH of a raw_tp link: new returns 0 and
+ *                      the program stops running; old: EOPNOTSUPP
+ *   copy_str_edge      the sleepable program copies with the kfunc a path
+ *                      that ends in the last byte before a PROT_NONE page,
+ *                      in a page never touched: the whole path (new)
+ *
+ * uffd: a sleepable raw_tp program on sys_enter copies openat()'s path
+ * with bpf_copy_from_user(); the path is on a userfaultfd page, so the
+ * run of task A blocks.  Meanwhile, on A's CPU, task B makes 2000
+ * getppid() calls, which the program counts:
+ *   uffd_blocked       the fault reached the userfaultfd
+ *   uffd_other_task    B's 2000 calls are all counted while A is blocked
+ *   uffd_misses        the program's recursion_misses is 0
+ *   uffd_close         closing the link and the program fd while A is
+ *                      blocked returns within 1 s
+ *   uffd_resolved      after UFFDIO_COPY, A's openat() returns and the
+ *                      program's run completes (its copy counted)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/userfaultfd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "bpf_raw.h"
+
+#define STX(sz, d, s, o)	INSN(BPF_STX | BPF_MEM | (sz), d, s, o, 0)
+#define KFUNC_CALL(id)		INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, id)
+#define NR_GETPPID		110
+#define NR_OPENAT		257
+#define PT_REGS_SI		104	/* offsetof(struct pt_regs, si), x86_64 */
+
+static char logbuf[1 << 16];
+static long pg;
+
+static void check(const char *name, int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok) {
+		printf("check %s ok\n", name);
+	} else {
+		printf("check %s fail ", name);
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		printf("\n");
+	}
+	fflush(stdout);
+}
+
+static void skip(const char *name, const char *why)
+{
+	printf("check %s skip %s\n", name, why);
+	fflush(stdout);
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static int load(enum bpf_prog_type type, enum bpf_attach_type eat,
+		__u32 btf_id, int sleepable, const struct bpf_insn *insns,
+		size_t n)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, o,
+		.expected_attach_type = eat,
+		.attach_btf_id = btf_id,
+		.prog_flags = sleepable ? BPF_F_SLEEPABLE : 0,
+		.log_buf = logbuf,
+		.log_size = sizeof(logbuf),
+		.log_level = 1,
+	);
+	int fd;
+
+	logbuf[0] = 0;
+	fd = bpf_prog_load(type, "bpfsleep", "GPL", insns, n, &o);
+	if (fd < 0)
+		fd = -errno;
+	return fd;
+}
+
+static const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT() };
+
+static int tp_open(const char *name, int prog_fd)
+{
+	int fd = bpf_raw_tracepoint_open(name, prog_fd);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Last line of the verifier log, for a failure message. */
+static const char *log_tail(void)
+{
+	size_t len = strlen(logbuf);
+	char *p;
+
+	while (len && logbuf[len - 1] == '\n')
+		logbuf[--len] = 0;
+	p = strrchr(logbuf, '\n');
+	return p ? p + 1 : logbuf;
+}
+
+/* A program of the counting kind: add 1 to counts[key].n (see copy_prog). */
+static int count_prog(int map_fd, int key, int sleepable)
+{
+	struct bpf_insn insns[] = {
+		ST_IMM(BPF_W, BPF_REG_10, -4, key),
+		LD_MAP_FD(BPF_REG_1, map_fd),
+		MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(BPF_REG_0, 0, 2),
+		MOV64_IMM(BPF_REG_1, 1),
+		ATOMIC_ADD64(BPF_REG_0, BPF_REG_1, 0),
+		MOV64_IMM(BPF_REG_0, 0),
+		EXIT(),
+	};
+
+	return load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, sleepable, insns,
+		    sizeof(insns) / sizeof(insns[0]));
+}
+
+static __u64 counter_at(int map_fd, __u32 key, int m)
+{
+	__u64 v[2] = { 0, 0 };
+
+	bpf_map_lookup_elem(map_fd, &key, v);
+	return v[m];
+}
+
+static __u64 counter(int map_fd, __u32 key)
+{
+	return counter_at(map_fd, key, 0);
+}
+
+/*
+ * A raw_tp program for sys_enter, for the calls of process @tgid: for
+ * openat(), copy the path (args[0]->si) into buf[0] with the kfunc
+ * @kfunc_id (or bpf_copy_from_user(), 64 bytes, if 0), store the return
+ * value in counts[1].n and count the copy in counts[1].m; for getppid(),
+ * count in counts[0].n.  counts: array of struct { u64 n, m; }.
+ */
+static int copy_prog(int counts_fd, int buf_fd, __u32 tgid, int kfunc_id,
+		     int sleepable)
+{
+	struct bpf_insn insns[] = {
+		MOV64_REG(BPF_REG_6, BPF_REG_1),
+		CALL(BPF_FUNC_get_current_pid_tgid),
+		RSH64_IMM(BPF_REG_0, 32),
+		JNE_IMM(BPF_REG_0, (int)tgid, 41),		/* -> out */
+		LDX(BPF_DW, BPF_REG_7, BPF_REG_6, 8),		/* id */
+		JNE_IMM(BPF_REG_7, NR_GETPPID, 9),		/* -> openat */
+		ST_IMM(BPF_W, BPF_REG_10, -4, 0),
+		LD_MAP_FD(BPF_REG_1, counts_fd),
+		MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(BPF_REG_0, 0, 32),			/* -> out */
+		MOV64_IMM(BPF_REG_1, 1),
+		ATOMIC_ADD64(BPF_REG_0, BPF_REG_1, 0),
+		/* openat: */
+		JNE_IMM(BPF_REG_7, NR_OPENAT, 29),		/* -> out */
+		MOV64_REG(BPF_REG_1, BPF_REG_10),
+		ADD64_IMM(BPF_REG_1, -16),
+		MOV64_IMM(BPF_REG_2, 8),
+		LDX(BPF_DW, BPF_REG_3, BPF_REG_6, 0),		/* regs */
+		ADD64_IMM(BPF_REG_3, PT_REGS_SI),
+		CALL(BPF_FUNC_probe_read_kernel),
+		ST_IMM(BPF_W, BPF_REG_10, -4, 0),
+		LD_MAP_FD(BPF_REG_1, buf_fd),
+		MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(BPF_REG_0, 0, 16),			/* -> out */
+		MOV64_REG(BPF_REG_1, BPF_REG_0),
+		MOV64_IMM(BPF_REG_2, 64),
+		LDX(BPF_DW, BPF_REG_3, BPF_REG_10, -16),	/* the path */
+		MOV64_IMM(BPF_REG_4, 0),
+		kfunc_id ? KFUNC_CALL(kfunc_id) : CALL(BPF_FUNC_copy_from_user),
+		MOV64_REG(BPF_REG_8, BPF_REG_0),
+		/* counts[1] = ret, counts[2]++ */
+		ST_IMM(BPF_W, BPF_REG_10, -4, 1),
+		LD_MAP_FD(BPF_REG_1, counts_fd),
+		MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(BPF_REG_0, 0, 3),			/* -> out */
+		STX(BPF_DW, BPF_REG_0, BPF_REG_8, 0),
+		MOV64_IMM(BPF_REG_1, 1),
+		ATOMIC_ADD64(BPF_REG_0, BPF_REG_1, 8),
+		/* out: */
+		MOV64_IMM(BPF_REG_0, 0),
+		EXIT(),
+	};
+
+	return load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, sleepable, insns,
+		    sizeof(insns) / sizeof(insns[0]));
+}
+
+static int array(__u32 value_size, __u32 n)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "bpfsleep", 4, value_size,
+				n, NULL);
+
+	if (fd < 0) {
+		perror("bpf_map_create");
+		exit(1);
+	}
+	return fd;
+}
+
+static int kfunc_id(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	int id;
+
+	if (!btf)
+		return -1;
+	id = btf__find_by_name_kind(btf, "bpf_copy_from_user_str",
+				    BTF_KIND_FUNC);
+	btf__free(btf);
+	return id;
+}
+
+static __u64 prog_misses(int fd)
+{
+	struct bpf_prog_info info;
+	__u32 len = sizeof(info);
+
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return ~0ULL;
+	return info.recursion_misses;
+}
+
+/* A path ending in the last byte before a PROT_NONE page, never touched. */
+static const char *edge_path(const char *path)
+{
+	size_t len = strlen(path) + 1;
+	char file[] = "/tmp/bpfsleep-edge-XXXXXX";
+	char *img = calloc(1, pg), *base;
+	int fd = mkstemp(file);
+
+	base = mmap(NULL, 2 * pg, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fd < 0 || !img || base == MAP_FAILED) {
+		perror("edge_path");
+		exit(1);
+	}
+	memcpy(img + pg - len, path, len);
+	if (write(fd, img, pg) != pg ||
+	    mmap(base, pg, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) != base) {
+		perror("edge_path map");
+		exit(1);
+	}
+	close(fd);
+	unlink(file);
+	free(img);
+	return base + pg - len;
+}
+
+static void refusals(int new)
+{
+	int fd, lfd, counts, buf, kid, tpid;
+	const char *want, *p;
+	char got[64];
+	__u64 before;
+
+	/* rawtp_load */
+	fd = load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, 1, ret0, 2);
+	if (new)
+		check("rawtp_load", fd >= 0, "load: %s: %s", strerror(-fd), log_tail());
+	else
+		check("rawtp_load", fd == -EINVAL && strstr(logbuf, "can be sleepable"),
+		      "expected EINVAL and 'can be sleepable', got %s: %s",
+		      fd >= 0 ? "a program" : strerror(-fd), log_tail());
+	if (new && fd >= 0) {
+		lfd = tp_open("sched_switch", fd);
+		check("rawtp_attach_other", lfd == -EINVAL,
+		      "attach to sched_switch: expected EINVAL, got %s",
+		      lfd >= 0 ? "a link" : strerror(-lfd));
+		if (lfd >= 0)
+			close(lfd);
+		lfd = tp_open("sys_enter", fd);
+		check("rawtp_attach_sys_enter", lfd >= 0, "attach to sys_enter: %s",
+		      strerror(-lfd));
+		if (lfd >= 0)
+			close(lfd);
+	} else {
+		skip("rawtp_attach_other", new ? "no program" : "no sleepable raw_tp programs here (patch 0016)");
+		skip("rawtp_attach_sys_enter", new ? "no program" : "no sleepable raw_tp programs here (patch 0016)");
+	}
+	if (fd >= 0)
+		close(fd);
+
+	/* tpbtf_other_load */
+	tpid = libbpf_find_vmlinux_btf_id("sched_switch", BPF_TRACE_RAW_TP);
+	if (tpid < 0) {
+		check("tpbtf_other_load", 0, "no BTF id for btf_trace_sched_switch: %s (no BTF?)",
+		      strerror(-tpid));
+	} else {
+		fd = load(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, tpid, 1, ret0, 2);
+		if (new)
+			check("tpbtf_other_load", fd == -EINVAL &&
+			      strstr(logbuf, "Sleepable program cannot attach to non-faultable tracepoint"),
+			      "expected EINVAL and the log line, got %s: %s",
+			      fd >= 0 ? "a program" : strerror(-fd), log_tail());
+		else {
+			/* the hole: 6.1 loads it (it would run with preemption disabled) */
+			check("tpbtf_other_load", fd >= 0,
+			      "expected 6.1 to load it, got %s: %s", strerror(-fd), log_tail());
+			if (fd >= 0)
+				printf("diag: this kernel loads a sleepable tp_btf program for sched_switch (not attached)\n");
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	/* tpbtf_sys_enter */
+	tpid = libbpf_find_vmlinux_btf_id("sys_enter", BPF_TRACE_RAW_TP);
+	if (!new) {
+		skip("tpbtf_sys_enter", "no sleepable tp_btf programs on sys_enter here (patch 0015)");
+	} else if (tpid < 0) {
+		check("tpbtf_sys_enter", 0, "no BTF id for btf_trace_sys_enter");
+	} else {
+		fd = load(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, tpid, 1, ret0, 2);
+		lfd = fd >= 0 ? tp_open(NULL, fd) : fd;
+		check("tpbtf_sys_enter", lfd >= 0, "load/attach: %s: %s",
+		      strerror(-lfd), log_tail());
+		if (lfd >= 0)
+			close(lfd);
+		if (fd >= 0)
+			close(fd);
+	}
+
+	counts = array(16, 4);
+	buf = array(64, 1);
+	/* helper_nonsleepable */
+	fd = copy_prog(counts, buf, getpid(), 0, 0);
+	check("helper_nonsleepable", fd == -EINVAL && strstr(logbuf, "bpf_copy_from_user#"),
+	      "expected EINVAL and bpf_copy_from_user refused, got %s: %s",
+	      fd >= 0 ? "a program" : strerror(-fd), log_tail());
+	if (fd >= 0)
+		close(fd);
+
+	kid = kfunc_id();
+	if (kid < 0) {
+		skip("kfunc_nonsleepable", "no bpf_copy_from_user_str kfunc here (patch 0018)");
+		skip("kfunc_sleepable", "no bpf_copy_from_user_str kfunc here (patch 0018)");
+		skip("copy_str_edge", "no bpf_copy_from_user_str kfunc here (patch 0018)");
+	} else {
+		fd = copy_prog(counts, buf, getpid(), kid, 0);
+		check("kfunc_nonsleepable", fd == -EINVAL &&
+		      strstr(logbuf, "is sleepable but the program is not"),
+		      "expected EINVAL and 'is sleepable but the program is not', got %s: %s",
+		      fd >= 0 ? "a program" : strerror(-fd), log_tail());
+		if (fd >= 0)
+			close(fd);
+		fd = copy_prog(counts, buf, getpid(), kid, 1);
+		check("kfunc_sleepable", fd >= 0, "load: %s: %s", strerror(-fd), log_tail());
+		/* copy_str_edge: the mapping first (mkstemp() opens a file) */
+		want = "/tmp/bpfsleep-edge/a-path-that-ends-on-the-last-byte";
+		p = edge_path(want);
+		lfd = fd >= 0 ? tp_open("sys_enter", fd) : fd;
+		if (lfd < 0) {
+			check("copy_str_edge", 0, "no program on sys_enter: %s", strerror(-lfd));
+		} else {
+			__u32 zero = 0;
+			__s64 ret;
+
+			syscall(SYS_openat, AT_FDCWD, p, O_RDONLY);
+			close(lfd);
+			ret = (__s64)counter(counts, 1);
+			memset(got, 0, sizeof(got));
+			bpf_map_lookup_elem(buf, &zero, got);
+			check("copy_str_edge", ret == (__s64)strlen(want) + 1 &&
+			      !strcmp(got, want) && counter_at(counts, 1, 1) == 1,
+			      "copies %llu, ret %lld, got \"%.64s\"",
+			      (unsigned long long)counter_at(counts, 1, 1), (long long)ret, got);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+
+	/* link_detach */
+	fd = count_prog(counts, 3, 0);
+	lfd = fd >= 0 ? tp_open("sys_enter", fd) : fd;
+	if (lfd < 0) {
+		check("link_detach", 0, "count program on sys_enter: %s: %s",
+		      strerror(-lfd), log_tail());
+	} else {
+		int ret = bpf_link_detach(lfd) ? -errno : 0;
+
+		getppid();
+		before = counter(counts, 3);
+		getppid();
+		getppid();
+		if (new)
+			check("link_detach", ret == 0 && counter(counts, 3) == before,
+			      "detach: %s, runs after it: %llu", strerror(-ret),
+			      (unsigned long long)(counter(counts, 3) - before));
+		else
+			check("link_detach", ret == -EOPNOTSUPP,
+			      "expected EOPNOTSUPP, got %s", strerror(-ret));
+		close(lfd);
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+/* ---- uffd ---- */
+
+static char *upage;
+static volatile int a_done, b_go, b_done;
+static long a_ret;
+
+static void pin0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void *task_a(void *arg)
+{
+	(void)arg;
+	pin0();
+	a_ret = syscall(SYS_openat, AT_FDCWD, upage, O_RDONLY);
+	a_done = 1;
+	return NULL;
+}
+
+static void *task_b(void *arg)
+{
+	int i;
+
+	(void)arg;
+	pin0();
+	while (!b_go)
+		usleep(1000);
+	for (i = 0; i < 2000; i++)
+		syscall(SYS_getppid);
+	b_done = 1;
+	return NULL;
+}
+
+static int close_fds[2];
+static volatile int closed;
+static long long closed_ms;
+
+static void *closer(void *arg)
+{
+	(void)arg;
+	close(close_fds[0]);
+	close(close_fds[1]);
+	closed_ms = now_ms();
+	closed = 1;
+	return NULL;
+}
+
+static void uffd(void)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	struct uffdio_copy copy;
+	struct pollfd pfd;
+	struct uffd_msg msg;
+	pthread_t a, b, c;
+	int ufd, counts, buf, fd, lfd, blocked, i;
+	long long t0, t_close;
+	__u64 misses;
+	char *src;
+
+	ufd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (ufd < 0 || ioctl(ufd, UFFDIO_API, &api)) {
+		check("uffd_blocked", 0, "userfaultfd: %s", strerror(errno));
+		return;
+	}
+	upage = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	memset(&reg, 0, sizeof(reg));
+	reg.range.start = (unsigned long)upage;
+	reg.range.len = pg;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (upage == MAP_FAILED || ioctl(ufd, UFFDIO_REGISTER, &reg)) {
+		check("uffd_blocked", 0, "UFFDIO_REGISTER: %s", strerror(errno));
+		return;
+	}
+	counts = array(16, 4);
+	buf = array(64, 1);
+	fd = copy_prog(counts, buf, getpid(), 0, 1);
+	lfd = fd >= 0 ? tp_open("sys_enter", fd) : fd;
+	if (lfd < 0) {
+		check("uffd_blocked", 0, "sleepable copy program on sys_enter: %s: %s",
+		      strerror(-lfd), log_tail());
+		return;
+	}
+	pthread_create(&b, NULL, task_b, NULL);
+	pthread_create(&a, NULL, task_a, NULL);
+	pfd.fd = ufd;
+	pfd.events = POLLIN;
+	blocked = poll(&pfd, 1, 10000) == 1 &&
+		  read(ufd, &msg, sizeof(msg)) == sizeof(msg) &&
+		  msg.event == UFFD_EVENT_PAGEFAULT;
+	check("uffd_blocked", blocked && !a_done, "no fault message in 10 s (done %d)", a_done);
+	if (!blocked)
+		return;
+	b_go = 1;
+	for (i = 0; i < 300 && !b_done; i++)
+		usleep(100000);
+	check("uffd_other_task", b_done && counter(counts, 0) == 2000 && !a_done,
+	      "task B: done %d, %llu of 2000 getppid() counted, A done %d",
+	      b_done, (unsigned long long)counter(counts, 0), a_done);
+	misses = prog_misses(fd);
+	check("uffd_misses", misses == 0, "recursion_misses %llu", (unsigned long long)misses);
+	printf("diag: recursion_misses %llu while A is blocked\n", (unsigned long long)misses);
+
+	/*
+	 * Close in a thread of its own: a close() that waited for A's run
+	 * would otherwise wait for the UFFDIO_COPY below forever.
+	 */
+	close_fds[0] = lfd;
+	close_fds[1] = fd;
+	t0 = now_ms();
+	pthread_create(&c, NULL, closer, NULL);
+	for (i = 0; i < 200 && !closed; i++)
+		usleep(10000);
+	t_close = closed ? closed_ms - t0 : -1;
+	check("uffd_close", closed && t_close < 1000 && !a_done,
+	      "closing: %s after %lld ms (A done %d)",
+	      closed ? "returned" : "still blocked", closed ? t_close : now_ms() - t0, a_done);
+	printf("diag: closing the link and the program took %lld ms while A is blocked\n", t_close);
+
+	src = calloc(1, pg);
+	strcpy(src, "/bpfsleep-uffd/resolved");
+	memset(&copy, 0, sizeof(copy));
+	copy.dst = (unsigned long)upage;
+	copy.src = (unsigned long)src;
+	copy.len = pg;
+	if (ioctl(ufd, UFFDIO_COPY, &copy))
+		printf("diag: UFFDIO_COPY: %s\n", strerror(errno));
+	for (i = 0; i < 100 && !a_done; i++)
+		usleep(100000);
+	check("uffd_resolved", a_done && a_ret < 0 && counter_at(counts, 1, 1) == 1 &&
+	      counter(counts, 1) == 0,
+	      "A done %d (ret %ld), copies %llu, copy ret %lld", a_done, a_ret,
+	      (unsigned long long)counter_at(counts, 1, 1), (long long)counter(counts, 1));
+	if (a_done)
+		pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	pthread_join(c, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	pg = sysconf(_SC_PAGESIZE);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc >= 3 && !strcmp(argv[1], "refusals")) {
+		refusals(!strcmp(argv[2], "new"));
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "uffd")) {
+		uffd();
+		return 0;
+	}
+	fprintf(stderr, "usage: bpfsleep_test refusals new|old | uffd\n");
+	return 2;
+}
