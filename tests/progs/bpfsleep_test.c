@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpfsleep_test refusals new|old | uffd: sleepable BPF programs on
- * may-sleep tracepoints (follow-up patches 0015-0018).  Prints one
+ * bpfsleep_test refusals "FEATURES" | uffd: sleepable BPF programs on
+ * may-sleep tracepoints (follow-up patches 0014-0019).  Prints one
  * "check NAME ok|fail|skip WHY" line per check (ktap_check_lines).
  *
- * refusals KIND (KIND: "new" on a kernel with the follow-up's BPF
- * patches, "old" without; a check whose expectation is per kernel asserts
- * the kernel's side):
- *   rawtp_load         a sleepable raw_tp program: new loads it; old
- *                      refuses it (EINVAL, "can be sleepable" in the log)
- *   rawtp_attach_other new: attaching it to sched_switch fails with EINVAL
- *   rawtp_attach_sys_enter  new: attaching it to sys_enter works
- *   tpbtf_other_load   a sleepable tp_btf program for sched_switch: new
- *                      refuses it at load (EINVAL, "Sleepable program
- *                      cannot attach to non-faultable tracepoint"); old
- *                      loads it: the hole in 6.1 (reported, not attached)
- *   tpbtf_sys_enter    new: a sleepable tp_btf program for sys_enter loads
- *                      and attaches
+ * refusals FEATURES (the kernel's /tests/features: each expectation
+ * follows the patch that changes it, so every prefix of the series
+ * asserts its own side; without the patch, 6.1's behaviour):
+ *   rawtp_load         a sleepable raw_tp program: loads with bpfsleepload
+ *                      (0017); else refused (EINVAL, "can be sleepable")
+ *   rawtp_attach_other (0017) attaching it to sched_switch: EINVAL
+ *   rawtp_attach_sys_enter  (0017) attaching it to sys_enter works
+ *   tpbtf_other_load   a sleepable tp_btf program for sched_switch: with
+ *                      bpfsleepload refused at load (EINVAL, "Sleepable
+ *                      program cannot attach to non-faultable
+ *                      tracepoint"); without, 6.1 loads it: the hole
+ *                      (asserted, reported, not attached)
+ *   tpbtf_sys_enter    (bpfsleep, 0016) a sleepable tp_btf program for
+ *                      sys_enter loads and attaches
  *   helper_nonsleepable  a raw_tp program that is not sleepable calling
  *                      bpf_copy_from_user(): EINVAL, the helper refused
  *                      (all kernels)
@@ -24,11 +25,19 @@
  *                      that is not sleepable: EINVAL, "is sleepable but the
  *                      program is not" (where the kfunc exists)
  *   kfunc_sleepable    a sleepable raw_tp program calling it loads
- *   link_detach        BPF_LINK_DETACH of a raw_tp link: new returns 0 and
- *                      the program stops running; old: EOPNOTSUPP
- *   copy_str_edge      the sleepable program copies with the kfunc a path
- *                      that ends in the last byte before a PROT_NONE page,
- *                      in a page never touched: the whole path (new)
+ *   test_run_sleepable (0017) BPF_PROG_TEST_RUN of a sleepable raw_tp
+ *                      program: EINVAL (it would run with preemption off)
+ *   prog_array_sleepable  (progarraysleep, 0015) a sleepable raw_tp program
+ *                      as a prog array element: EINVAL
+ *   kfunc_null_dst     (0019) a sleepable program passes a map value that
+ *                      is NULL at run time (6.1's verifier lets a maybe-NULL
+ *                      map value through) to the kfunc: -EINVAL, no oops
+ *   link_detach        BPF_LINK_DETACH of a raw_tp link: with rawtpdetach
+ *                      (0014) 0 and the program stops running; else
+ *                      EOPNOTSUPP
+ *   copy_str_edge      (ustrcopy, 0019) the sleepable program copies with
+ *                      the kfunc a path that ends in the last byte before
+ *                      a PROT_NONE page, in a page never touched: whole
  *
  * uffd: a sleepable raw_tp program on sys_enter copies openat()'s path
  * with bpf_copy_from_user(); the path is on a userfaultfd page, so the
@@ -302,8 +311,87 @@ static const char *edge_path(const char *path)
 	return base + pg - len;
 }
 
-static void refusals(int new)
+static const char *features;
+
+/*
+ * kfunc_null_dst: for getppid() of this process, r1 = lookup(buf, key 5)
+ * (an array of 1: NULL at run time), no NULL check, then the kfunc into
+ * it; its return value goes to counts[2].n.  The verifier may refuse the
+ * program (EACCES/EINVAL); if it loads, the call must return -EINVAL.
+ */
+static void kfunc_null_dst(int counts, int buf, int kid)
 {
+	struct bpf_insn insns[] = {
+		MOV64_REG(BPF_REG_6, BPF_REG_1),
+		CALL(BPF_FUNC_get_current_pid_tgid),
+		RSH64_IMM(BPF_REG_0, 32),
+		JNE_IMM(BPF_REG_0, (int)getpid(), 22),		/* -> out */
+		LDX(BPF_DW, BPF_REG_7, BPF_REG_6, 8),		/* id */
+		JNE_IMM(BPF_REG_7, NR_GETPPID, 20),		/* -> out */
+		ST_IMM(BPF_W, BPF_REG_10, -4, 5),
+		LD_MAP_FD(BPF_REG_1, buf),
+		MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		MOV64_REG(BPF_REG_1, BPF_REG_0),		/* maybe NULL */
+		MOV64_IMM(BPF_REG_2, 64),
+		MOV64_IMM(BPF_REG_3, 0),
+		MOV64_IMM(BPF_REG_4, 0),
+		KFUNC_CALL(kid),
+		MOV64_REG(BPF_REG_8, BPF_REG_0),
+		ST_IMM(BPF_W, BPF_REG_10, -4, 2),
+		LD_MAP_FD(BPF_REG_1, counts),
+		MOV64_REG(BPF_REG_2, BPF_REG_10),
+		ADD64_IMM(BPF_REG_2, -4),
+		CALL(BPF_FUNC_map_lookup_elem),
+		JEQ_IMM(BPF_REG_0, 0, 1),			/* -> out */
+		STX(BPF_DW, BPF_REG_0, BPF_REG_8, 0),
+		MOV64_IMM(BPF_REG_0, 0),			/* out: */
+		EXIT(),
+	};
+	int fd, lfd;
+	__s64 ret;
+
+	fd = load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, 1, insns,
+		  sizeof(insns) / sizeof(insns[0]));
+	if (fd < 0) {
+		check("kfunc_null_dst", fd == -EACCES || fd == -EINVAL,
+		      "load: %s: %s", strerror(-fd), log_tail());
+		printf("diag: kfunc_null_dst: the verifier refused it: %s\n", log_tail());
+		return;
+	}
+	lfd = tp_open("sys_enter", fd);
+	if (lfd < 0) {
+		check("kfunc_null_dst", 0, "attach: %s", strerror(-lfd));
+		close(fd);
+		return;
+	}
+	syscall(SYS_getppid);
+	close(lfd);
+	close(fd);
+	/* an int kfunc: r0 holds its 32 bits, zero-extended */
+	ret = (__s32)counter(counts, 2);
+	check("kfunc_null_dst", ret == -EINVAL, "the kfunc returned %lld for a NULL dst",
+	      (long long)ret);
+}
+
+static int has(const char *f)
+{
+	size_t n = strlen(f);
+	const char *p = features;
+
+	while ((p = strstr(p, f))) {
+		if ((p == features || p[-1] == ' ' || p[-1] == '\n') &&
+		    (!p[n] || p[n] == ' ' || p[n] == '\n'))
+			return 1;
+		p += n;
+	}
+	return 0;
+}
+
+static void refusals(void)
+{
+	int new = has("bpfsleepload");
 	int fd, lfd, counts, buf, kid, tpid;
 	const char *want, *p;
 	char got[64];
@@ -330,8 +418,32 @@ static void refusals(int new)
 		if (lfd >= 0)
 			close(lfd);
 	} else {
-		skip("rawtp_attach_other", new ? "no program" : "no sleepable raw_tp programs here (patch 0016)");
-		skip("rawtp_attach_sys_enter", new ? "no program" : "no sleepable raw_tp programs here (patch 0016)");
+		skip("rawtp_attach_other", new ? "no program" : "no sleepable raw_tp programs here (patch 0017)");
+		skip("rawtp_attach_sys_enter", new ? "no program" : "no sleepable raw_tp programs here (patch 0017)");
+	}
+	if (new && fd >= 0) {
+		LIBBPF_OPTS(bpf_test_run_opts, topts);
+		__u64 ctx[2] = { 0, 0 };
+		int pa, ret;
+		__u32 zero = 0;
+
+		topts.ctx_in = ctx;
+		topts.ctx_size_in = sizeof(ctx);
+		ret = bpf_prog_test_run_opts(fd, &topts) ? -errno : 0;
+		check("test_run_sleepable", ret == -EINVAL,
+		      "BPF_PROG_TEST_RUN: expected EINVAL, got %s", ret ? strerror(-ret) : "a run");
+		pa = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "bpfsleep_pa", 4, 4, 1, NULL);
+		ret = pa < 0 ? -errno : (bpf_map_update_elem(pa, &zero, &fd, BPF_ANY) ? -errno : 0);
+		if (!has("progarraysleep"))
+			skip("prog_array_sleepable", "sleepable programs in prog arrays: patch 0015");
+		else
+			check("prog_array_sleepable", ret == -EINVAL,
+			      "prog array update: expected EINVAL, got %s", ret ? strerror(-ret) : "success");
+		if (pa >= 0)
+			close(pa);
+	} else {
+		skip("test_run_sleepable", "no sleepable raw_tp programs here (patch 0017)");
+		skip("prog_array_sleepable", "no sleepable raw_tp programs here (patch 0017)");
 	}
 	if (fd >= 0)
 		close(fd);
@@ -360,8 +472,8 @@ static void refusals(int new)
 	}
 	/* tpbtf_sys_enter */
 	tpid = libbpf_find_vmlinux_btf_id("sys_enter", BPF_TRACE_RAW_TP);
-	if (!new) {
-		skip("tpbtf_sys_enter", "no sleepable tp_btf programs on sys_enter here (patch 0015)");
+	if (!has("bpfsleep")) {
+		skip("tpbtf_sys_enter", "no sleepable tp_btf programs on sys_enter here (patch 0016)");
 	} else if (tpid < 0) {
 		check("tpbtf_sys_enter", 0, "no BTF id for btf_trace_sys_enter");
 	} else {
@@ -386,10 +498,16 @@ static void refusals(int new)
 		close(fd);
 
 	kid = kfunc_id();
-	if (kid < 0) {
-		skip("kfunc_nonsleepable", "no bpf_copy_from_user_str kfunc here (patch 0018)");
-		skip("kfunc_sleepable", "no bpf_copy_from_user_str kfunc here (patch 0018)");
-		skip("copy_str_edge", "no bpf_copy_from_user_str kfunc here (patch 0018)");
+	if (!has("ustrcopy")) {
+		skip("kfunc_nonsleepable", "no bpf_copy_from_user_str kfunc here (patch 0019)");
+		skip("kfunc_sleepable", "no bpf_copy_from_user_str kfunc here (patch 0019)");
+		skip("copy_str_edge", "no bpf_copy_from_user_str kfunc here (patch 0019)");
+		skip("kfunc_null_dst", "no bpf_copy_from_user_str kfunc here (patch 0019)");
+	} else if (kid < 0) {
+		check("kfunc_null_dst", 0, "no bpf_copy_from_user_str in the kernel's BTF");
+		check("kfunc_nonsleepable", 0, "no bpf_copy_from_user_str in the kernel's BTF");
+		check("kfunc_sleepable", 0, "no bpf_copy_from_user_str in the kernel's BTF");
+		check("copy_str_edge", 0, "no bpf_copy_from_user_str in the kernel's BTF");
 	} else {
 		fd = copy_prog(counts, buf, getpid(), kid, 0);
 		check("kfunc_nonsleepable", fd == -EINVAL &&
@@ -400,6 +518,7 @@ static void refusals(int new)
 			close(fd);
 		fd = copy_prog(counts, buf, getpid(), kid, 1);
 		check("kfunc_sleepable", fd >= 0, "load: %s: %s", strerror(-fd), log_tail());
+		kfunc_null_dst(counts, buf, kid);
 		/* copy_str_edge: the mapping first (mkstemp() opens a file) */
 		want = "/tmp/bpfsleep-edge/a-path-that-ends-on-the-last-byte";
 		p = edge_path(want);
@@ -437,7 +556,7 @@ static void refusals(int new)
 		before = counter(counts, 3);
 		getppid();
 		getppid();
-		if (new)
+		if (has("rawtpdetach"))
 			check("link_detach", ret == 0 && counter(counts, 3) == before,
 			      "detach: %s, runs after it: %llu", strerror(-ret),
 			      (unsigned long long)(counter(counts, 3) - before));
@@ -599,13 +718,14 @@ int main(int argc, char **argv)
 	pg = sysconf(_SC_PAGESIZE);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc >= 3 && !strcmp(argv[1], "refusals")) {
-		refusals(!strcmp(argv[2], "new"));
+		features = argv[2];
+		refusals();
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "uffd")) {
 		uffd();
 		return 0;
 	}
-	fprintf(stderr, "usage: bpfsleep_test refusals new|old | uffd\n");
+	fprintf(stderr, "usage: bpfsleep_test refusals FEATURES | uffd\n");
 	return 2;
 }

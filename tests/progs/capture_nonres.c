@@ -11,9 +11,10 @@
  *   page 3: PROT_NONE: a copy past the NUL faults
  *
  * so that a tracer reading at sys_enter without faulting the pages in
- * gets nothing, and a fixed-size copy of the path fails.  Every mapping
- * is a VMA of its own: fault-around of one call cannot map the pages of
- * another.  For each call it prints the line a tracer should show:
+ * gets nothing, and a fixed-size copy of the path fails.  Every page is a
+ * VMA of its own (a file of its own): fault-around, which maps the cached
+ * pages around a fault within its VMA, cannot make one page resident by
+ * a fault on another, of the same call or of another.  For each call it prints the line a tracer should show:
  *
  *   expect openat  dfd=-100 flags=0x80000 mode=00 path="DIR/o-PID-K"
  *   expect openat2 dfd=-100 flags=0x80000 mode=00 resolve=0x2 path="..."
@@ -49,8 +50,8 @@ struct how {
 
 static const char *dir;
 
-/* Map a file holding img[3 * PG] over the first three pages of a fresh
- * four-page PROT_NONE reservation at base; returns base. */
+/* A fresh four-page PROT_NONE reservation; map_image() maps the first
+ * three. */
 static char *reserve(void)
 {
 	char *base = mmap(NULL, 4 * PG, PROT_NONE,
@@ -66,21 +67,29 @@ static char *reserve(void)
 static void map_image(char *base, const char *img, const char *tag, long k)
 {
 	char file[256];
-	int fd;
+	int fd, pn;
 
-	snprintf(file, sizeof(file), "%s/img-%s-%d-%ld", dir, tag, getpid(), k);
-	fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
-	if (fd < 0 || write(fd, img, 3 * PG) != (ssize_t)(3 * PG)) {
-		perror(file);
-		exit(1);
+	/*
+	 * Each page from a file of its own: three VMAs that cannot merge, so
+	 * that faulting one page in (fault-around maps the page cache pages
+	 * around a fault, within the VMA) leaves the others unmapped.
+	 */
+	for (pn = 0; pn < 3; pn++) {
+		snprintf(file, sizeof(file), "%s/img-%s-%d-%ld-%d", dir, tag,
+			 getpid(), k, pn);
+		fd = open(file, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		if (fd < 0 || write(fd, img + pn * PG, PG) != (ssize_t)PG) {
+			perror(file);
+			exit(1);
+		}
+		if (mmap(base + pn * PG, PG, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_FIXED, fd, 0) != base + pn * PG) {
+			perror("mmap image");
+			exit(1);
+		}
+		close(fd);
+		unlink(file);
 	}
-	if (mmap(base, 3 * PG, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED,
-		 fd, 0) != base) {
-		perror("mmap image");
-		exit(1);
-	}
-	close(fd);
-	unlink(file);
 }
 
 /* Put path at the end of page 2 of img; return its offset. */

@@ -1,5 +1,5 @@
 # 80-bpfsleep.sh: sleepable BPF programs on may-sleep tracepoints
-# (follow-up patches 0012-0018) and faultsnoop, the libbpf tool that uses
+# (follow-up patches 0012-0019) and faultsnoop, the libbpf tool that uses
 # them.
 #  bpfsleep.refusals.*   tests/progs/bpfsleep_test refusals (see there):
 #                        loads, attach/load refusals with their errno and
@@ -26,28 +26,19 @@ N=20
 rm -rf $BW
 mkdir -p $BW/cap
 
-if has_feature ustrcopy; then kind=new; else kind=old; fi
-if has_feature rawtpdetach && ! has_feature ustrcopy; then kind=partial; fi
+# --- the refusals: each expectation per the feature of the patch that
+# changes it (bpfsleep_test reads the list)
+/tests/bin/bpfsleep_test refusals "$(cat /tests/features)" > $BW/ref.out 2>&1
+st=$?
+sed 's/^/[bpfsleep] /' $BW/ref.out
+ktap_check_lines bpfsleep.refusals $BW/ref.out $st \
+	rawtp_load rawtp_attach_other rawtp_attach_sys_enter test_run_sleepable \
+	prog_array_sleepable tpbtf_other_load tpbtf_sys_enter helper_nonsleepable \
+	kfunc_nonsleepable kfunc_sleepable kfunc_null_dst link_detach copy_str_edge
+grep '^diag: ' $BW/ref.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
 
-# --- the refusals
-if [ "$kind" = partial ]; then
-	ktap_skip_all bpfsleep.refusals "a prefix of the BPF patches (tested with 0018)" \
-		rawtp_load rawtp_attach_other rawtp_attach_sys_enter tpbtf_other_load \
-		tpbtf_sys_enter helper_nonsleepable kfunc_nonsleepable kfunc_sleepable \
-		link_detach copy_str_edge
-else
-	/tests/bin/bpfsleep_test refusals $kind > $BW/ref.out 2>&1
-	st=$?
-	sed 's/^/[bpfsleep] /' $BW/ref.out
-	ktap_check_lines bpfsleep.refusals $BW/ref.out $st \
-		rawtp_load rawtp_attach_other rawtp_attach_sys_enter tpbtf_other_load \
-		tpbtf_sys_enter helper_nonsleepable kfunc_nonsleepable kfunc_sleepable \
-		link_detach copy_str_edge
-	grep '^diag: ' $BW/ref.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
-fi
-
-# --- blocked on a userfaultfd page
-if [ "$kind" = new ]; then
+# --- blocked on a userfaultfd page: a sleepable raw_tp program (0016, 0017)
+if has_feature bpfsleep && has_feature bpfsleepload; then
 	/tests/bin/bpfsleep_test uffd > $BW/uffd.out 2>&1
 	st=$?
 	sed 's/^/[bpfsleep] /' $BW/uffd.out
@@ -55,7 +46,7 @@ if [ "$kind" = new ]; then
 		uffd_blocked uffd_other_task uffd_misses uffd_close uffd_resolved
 	grep '^diag: ' $BW/uffd.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
 else
-	ktap_skip_all bpfsleep.uffd "no sleepable programs on may-sleep tracepoints (patches 0015-0018)" \
+	ktap_skip_all bpfsleep.uffd "no sleepable raw_tp programs on may-sleep tracepoints (patches 0016-0017)" \
 		uffd_blocked uffd_other_task uffd_misses uffd_close uffd_resolved
 fi
 
@@ -70,7 +61,7 @@ fs_count() {
 	echo $_n
 }
 
-if [ "$kind" != new ]; then
+if ! has_feature ustrcopy; then
 	faultsnoop -d 1 > $BW/fs.out 2> $BW/fs.err
 	st=$?
 	sed 's/^/[faultsnoop] /' $BW/fs.out $BW/fs.err
@@ -79,7 +70,7 @@ if [ "$kind" != new ]; then
 	else
 		ktap_fail faultsnoop.refuses "exit status $st: $(tail -n 1 $BW/fs.err)"
 	fi
-	ktap_skip_all faultsnoop "needs the follow-up's sleepable programs (patches 0015-0018)" \
+	ktap_skip_all faultsnoop "needs the follow-up's sleepable programs (patches 0016-0019)" \
 		openat openat2 execve misses
 else
 	ktap_skip faultsnoop.refuses "the kernel has the follow-up: faultsnoop runs"
@@ -128,7 +119,7 @@ if command -v bpftrace > /dev/null; then
 	# page in, before the BPF program runs; execve's argv is no string
 	# argument, so nothing faults it in there.)
 	bpftrace -I $BW/inc -e 'tracepoint:raw_syscalls:sys_enter /comm == "capture_nonres" && args->id == 257/ {
-		printf("bt: openat path=\"%s\"\n", str(args->args[1])); }
+		printf("bt: openat path=\"%s\"\n", str(uptr(args->args[1]))); }
 	tracepoint:syscalls:sys_enter_execve /comm == "capture_nonres"/ {
 		printf("bt: execve path=\"%s\" argv=", str(args->filename)); join(args->argv, ","); }' \
 		> $BW/bt.out 2> $BW/bt.err &
@@ -154,7 +145,7 @@ if command -v bpftrace > /dev/null; then
 	while IFS= read -r l; do
 		grep -q "^bt: execve .*,$l," $BW/bt.out && x=$((x + 1))
 	done < $BW/wantx
-	ktap_diag "bpftrace str(args->args[1]) at raw_syscalls:sys_enter for openat: $n of $N non-resident paths read ($ne empty); join(args->argv) at syscalls:sys_enter_execve: $x of $N argv read"
+	ktap_diag "bpftrace str(uptr(args->args[1])) at raw_syscalls:sys_enter for openat: $n of $N non-resident paths read ($ne empty); join(args->argv) at syscalls:sys_enter_execve: $x of $N argv read"
 	# make demo: the same kind of calls, each tracer's first three lines
 	echo "[demo] non-resident strings at sys_enter, the same calls (capture_nonres):"
 	grep '^bt: openat' $BW/bt.out | head -n 3 | sed 's/^bt: /[demo]   bpftrace str():      /'
