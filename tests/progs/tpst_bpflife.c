@@ -14,15 +14,20 @@
  *
  *   attached         the program ran for each of 3 events
  *   parked           the parker loaded the BPF probe
- *   link_close_waits closing the link did not return while the caller was
- *                    parked (bpf_probe_unregister() waits for it)
- *   close_returns    it returned once the caller was released
+ *   link_close       with "sync" (the six, patch 3): closing the link did
+ *                    not return while the caller was parked
+ *                    (bpf_probe_unregister() waits for it); with
+ *                    "deferred" (follow-up patch 0013): it returned at
+ *                    once, the program is put after the grace periods
+ *   close_returns    it returned (once the caller was released)
  *   ran              the parked call ran the program, still whole: the
  *                    count went from 3 to 4
  *
- * Without the wait, the program is freed after a plain RCU grace period
- * while the caller still holds it, and the released call runs freed memory
- * (KASAN report or oops on the console).
+ * Without the wait (or the deferred put), the program is freed after a
+ * plain RCU grace period while the caller still holds it, and the
+ * released call runs freed memory (KASAN report or oops on the console).
+ *
+ * Usage: tpst_bpflife [sync|deferred]  (default sync)
  *
  * Prints "check NAME ok|fail WHY" lines; exit status 1 if any failed.
  */
@@ -76,12 +81,14 @@ static uint64_t count(int map_fd)
 	return v;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	char res[512], fn[128] = "";
-	int fd, map_fd, i, waited, ok;
+	int fd, map_fd, i, waited, ok, deferred;
 	pthread_t t;
 	uint64_t c;
+
+	deferred = argc > 1 && !strcmp(argv[1], "deferred");
 
 	fd = open(CTL, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
@@ -125,9 +132,13 @@ int main(void)
 	waited = !__atomic_load_n(&closed, __ATOMIC_ACQUIRE);
 	printf("diag link and prog fds closed while parked: close %s after 500 ms\n",
 	       waited ? "still blocked" : "returned");
-	tpst_check("link_close_waits", waited,
-		   "closing the link returned in %lld us while a caller held the program",
-		   close_ns / 1000);
+	if (deferred)
+		tpst_check("link_close", !waited,
+			   "closing the link was still blocked after 500 ms while a caller held the program");
+	else
+		tpst_check("link_close", waited,
+			   "closing the link returned in %lld us while a caller held the program",
+			   close_ns / 1000);
 
 	if (ctl_cmd(fd, "release", res, sizeof(res)))
 		tpst_die("release");

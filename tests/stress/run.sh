@@ -312,13 +312,14 @@ fi
 if want bpflife; then
 t0=$(now)
 echo "tpsleep: === stress bpflife at ${t0}s"
-LIFE="attached parked link_close_waits close_returns ran"
+LIFE="attached parked link_close close_returns ran"
 if ! has_feature bpf || [ ! -e /tests/modules/tpsleep_class.ko ]; then
 	ktap_skip_all stress.bpflife "needs patches 2 (ftrace: tpsleep_class.ko) and 3 (bpf)" $LIFE
 elif ! insmod /tests/modules/tpsleep_class.ko > $W/insmod-class.out 2>&1; then
 	ktap_fail stress.bpflife.module_load "$(tr '\n' ' ' < $W/insmod-class.out)"
 else
-	st_run 120 $W/bpflife.out $BIN/tpst_bpflife
+	if has_feature bpflinkgp; then lmode=deferred; else lmode=sync; fi
+	st_run 120 $W/bpflife.out $BIN/tpst_bpflife $lmode
 	st_checks stress.bpflife $W/bpflife.out $? $LIFE
 	rmmod tpsleep_class || echo "tpsleep: rmmod tpsleep_class failed"
 fi
