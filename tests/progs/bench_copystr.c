@@ -82,19 +82,11 @@ static int load(int map_fd, int kid)
 		MOV64_IMM(BPF_REG_0, 0),			/* out: */
 		EXIT(),
 	};
-	union bpf_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
-	attr.insns = (uintptr_t)prog;
-	attr.insn_cnt = sizeof(prog) / sizeof(prog[0]);
-	attr.license = (uintptr_t)"GPL";
-	attr.prog_flags = kid > 0 ? BPF_F_SLEEPABLE : 0;
-	attr.log_buf = (uintptr_t)bpf_raw_log;
-	attr.log_size = sizeof(bpf_raw_log);
-	attr.log_level = 1;
-	strncpy(attr.prog_name, "bench_copystr", sizeof(attr.prog_name) - 1);
-	return sys_bpf(BPF_PROG_LOAD, &attr);
+	return bpf_raw_prog_load_flags(BPF_PROG_TYPE_RAW_TRACEPOINT, prog,
+				       sizeof(prog) / sizeof(prog[0]),
+				       "bench_copystr",
+				       kid > 0 ? BPF_F_SLEEPABLE : 0);
 }
 
 int main(int argc, char **argv)

@@ -94,10 +94,14 @@ static inline void bpf_raw_print_log(void)
 	errno = e;
 }
 
-/* Load @n instructions as a GPL program of @type, named @name if not NULL. */
-static inline int bpf_raw_prog_load(enum bpf_prog_type type,
-				    const struct bpf_insn *insns, uint32_t n,
-				    const char *name)
+/*
+ * Load @n instructions as a GPL program of @type with BPF_PROG_LOAD
+ * @flags (e.g. BPF_F_SLEEPABLE), named @name if not NULL.
+ */
+static inline int bpf_raw_prog_load_flags(enum bpf_prog_type type,
+					  const struct bpf_insn *insns,
+					  uint32_t n, const char *name,
+					  uint32_t flags)
 {
 	union bpf_attr attr;
 
@@ -106,12 +110,21 @@ static inline int bpf_raw_prog_load(enum bpf_prog_type type,
 	attr.insns = (uintptr_t)insns;
 	attr.insn_cnt = n;
 	attr.license = (uintptr_t)"GPL";
+	attr.prog_flags = flags;
 	attr.log_buf = (uintptr_t)bpf_raw_log;
 	attr.log_size = sizeof(bpf_raw_log);
 	attr.log_level = 1;
 	if (name)
 		strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
 	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+/* Load @n instructions as a GPL program of @type, named @name if not NULL. */
+static inline int bpf_raw_prog_load(enum bpf_prog_type type,
+				    const struct bpf_insn *insns, uint32_t n,
+				    const char *name)
+{
+	return bpf_raw_prog_load_flags(type, insns, n, name, 0);
 }
 
 /*
@@ -173,18 +186,10 @@ static inline int bpf_raw_sleepable_copy_prog_load(int map_fd, uint32_t key)
 		MOV64_IMM(BPF_REG_0, 0),
 		EXIT(),
 	};
-	union bpf_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_RAW_TRACEPOINT;
-	attr.insns = (uintptr_t)prog;
-	attr.insn_cnt = sizeof(prog) / sizeof(prog[0]);
-	attr.license = (uintptr_t)"GPL";
-	attr.prog_flags = BPF_F_SLEEPABLE;
-	attr.log_buf = (uintptr_t)bpf_raw_log;
-	attr.log_size = sizeof(bpf_raw_log);
-	attr.log_level = 1;
-	return sys_bpf(BPF_PROG_LOAD, &attr);
+	return bpf_raw_prog_load_flags(BPF_PROG_TYPE_RAW_TRACEPOINT, prog,
+				       sizeof(prog) / sizeof(prog[0]), NULL,
+				       BPF_F_SLEEPABLE);
 }
 
 /* The recursion_misses of program @prog_fd; 0 if it cannot be read. */

@@ -275,17 +275,6 @@ static int kfunc_id(void)
 	return id;
 }
 
-static __u64 prog_misses(int fd)
-{
-	struct bpf_prog_info info;
-	__u32 len = sizeof(info);
-
-	memset(&info, 0, sizeof(info));
-	if (bpf_obj_get_info_by_fd(fd, &info, &len))
-		return ~0ULL;
-	return info.recursion_misses;
-}
-
 /* A path ending in the last byte before a PROT_NONE page, never touched. */
 static const char *edge_path(const char *path)
 {
@@ -673,7 +662,7 @@ static void uffd(void)
 	check("uffd_other_task", b_done && counter(counts, 0) == 2000 && !a_done,
 	      "task B: done %d, %llu of 2000 getppid() counted, A done %d",
 	      b_done, (unsigned long long)counter(counts, 0), a_done);
-	misses = prog_misses(fd);
+	misses = bpf_raw_prog_misses(fd);
 	check("uffd_misses", misses == 0, "recursion_misses %llu", (unsigned long long)misses);
 	printf("diag: recursion_misses %llu while A is blocked\n", (unsigned long long)misses);
 
