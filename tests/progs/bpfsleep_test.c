@@ -153,26 +153,6 @@ static const char *log_tail(void)
 	return p ? p + 1 : logbuf;
 }
 
-/* A program of the counting kind: add 1 to counts[key].n (see copy_prog). */
-static int count_prog(int map_fd, int key, int sleepable)
-{
-	struct bpf_insn insns[] = {
-		ST_IMM(BPF_W, BPF_REG_10, -4, key),
-		LD_MAP_FD(BPF_REG_1, map_fd),
-		MOV64_REG(BPF_REG_2, BPF_REG_10),
-		ADD64_IMM(BPF_REG_2, -4),
-		CALL(BPF_FUNC_map_lookup_elem),
-		JEQ_IMM(BPF_REG_0, 0, 2),
-		MOV64_IMM(BPF_REG_1, 1),
-		ATOMIC_ADD64(BPF_REG_0, BPF_REG_1, 0),
-		MOV64_IMM(BPF_REG_0, 0),
-		EXIT(),
-	};
-
-	return load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, sleepable, insns,
-		    sizeof(insns) / sizeof(insns[0]));
-}
-
 static __u64 counter_at(int map_fd, __u32 key, int m)
 {
 	__u64 v[2] = { 0, 0 };
@@ -533,11 +513,16 @@ static void refusals(void)
 	}
 
 	/* link_detach */
-	fd = count_prog(counts, 3, 0);
+	/* bpf_raw.h's counter: adds 1 to counts[3].n */
+	fd = bpf_raw_count_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, counts, 3, NULL);
+	if (fd < 0) {
+		fd = -errno;
+		bpf_raw_print_log();
+	}
 	lfd = fd >= 0 ? tp_open("sys_enter", fd) : fd;
 	if (lfd < 0) {
-		check("link_detach", 0, "count program on sys_enter: %s: %s",
-		      strerror(-lfd), log_tail());
+		check("link_detach", 0, "count program on sys_enter: %s",
+		      strerror(-lfd));
 	} else {
 		int ret = bpf_link_detach(lfd) ? -errno : 0;
 
