@@ -5,7 +5,7 @@ VARIANT ?= patched
 VARIANTS ?= baseline patched faulting
 SELFTEST_VARIANT ?= baseline
 
-.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect selftest mail bench stress sparse
+.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect selftest mail bench hitprofile stress sparse
 
 help:
 	@echo 'make deps       install the Debian packages the pipeline needs (root)'
@@ -18,8 +18,9 @@ help:
 	@echo 'make demo       main job: build the faulting kernel (the six + follow-up), boot it, show syscall tracing: bpftrace str() vs faultsnoop on non-resident strings'
 	@echo 'make check      the tests: every stage for each of VARIANTS (default: baseline patched faulting)'
 	@echo 'make checkpatch checkpatch.pl --strict on the series and test module (allow-list: scripts/checkpatch-allowlist)'
-	@echo 'make bisect     every prefix of the series: apply, build, boot, checks; one table'
+	@echo 'make bisect     every prefix of the series, built incrementally in one tree: apply, build, boot (beside the next build), checks; one table'
 	@echo 'make bench      may-sleep tracepoint cost: lean baseline-bench, patched-bench, faulting-bench guests in turn (icount, icount with a sleeping probe, wall clock), table/CSV/PNG in build/results (BENCH_BOOTS=5)'
+	@echo 'make hitprofile one traced openat() of the bench state openat64_bpf_copystr, single-stepped with gdb: instructions per function, baseline-bench vs faulting-bench (after make bench)'
 	@echo 'make selftest   show the harness fails loudly: offset, fuzz, reject, guest panic, hang, WARN'
 	@echo 'make stress     KASAN + full-preemption kernels (baseline-stress, patched-stress, faulting-stress): storms, uffd faults, bad pointers, syscall strings under migration, privilege, hang case; build/results/stress.md'
 	@echo 'make mail       git format-patch: the six in build/mail, the follow-up in build/mail/faulting, cover letters, git am identity check (PREFIX="RFC PATCH v2")'
@@ -59,6 +60,8 @@ bisect:
 	scripts/bisect.sh
 bench:
 	scripts/bench.sh
+hitprofile:
+	scripts/hitprofile.sh
 selftest:
 	scripts/selftest.sh $(SELFTEST_VARIANT)
 stress:

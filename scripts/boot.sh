@@ -4,7 +4,8 @@
 . "$(dirname "$0")/lib.sh"
 VARIANT=${1:?usage: boot.sh VARIANT}
 obj=$(obj_of "$VARIANT")
-kernel=$obj/arch/x86/boot/bzImage
+# KERNEL: another bzImage (bisect.sh boots a copy while it builds the next)
+kernel=${KERNEL:-$obj/arch/x86/boot/bzImage}
 initrd=$BUILD/initramfs/$VARIANT.cpio
 [ -f "$kernel" ] || die "no kernel $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd (scripts/initramfs.sh $VARIANT)"

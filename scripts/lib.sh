@@ -49,5 +49,9 @@ followup_patches() {
 	series_patches faulting | tail -n +$(( $(series_patches patched | wc -l) + 1 ))
 }
 
-tree_of() { echo "$TREES/$1"; }
-obj_of() { echo "$OBJS/$1"; }
+# The prefix-N variants share one tree and one object directory
+# (build/trees/prefix, build/obj/prefix): tree.sh moves the tree to N
+# patches (popping, pushing) and make rebuilds what changed, so a walk over
+# the prefixes (scripts/bisect.sh) builds incrementally, as git bisect does.
+tree_of() { case $1 in prefix-[0-9]*) echo "$TREES/prefix" ;; *) echo "$TREES/$1" ;; esac; }
+obj_of() { case $1 in prefix-[0-9]*) echo "$OBJS/prefix" ;; *) echo "$OBJS/$1" ;; esac; }

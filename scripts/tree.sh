@@ -34,21 +34,59 @@ if [ -f "$tree/.variant-stamp" ] && [ "$(cat "$tree/.variant-stamp")" = "$want" 
 	exit 0
 fi
 
-stage "tree $tree from pristine $KVER (hard links)"
-rm -rf "$tree"
-mkdir -p "$TREES"
-cp -al "$PRISTINE" "$tree"
-# Directories become writable so patch can replace files (it writes a new
-# file and renames it, breaking the hard link); files stay shared.
-find "$tree" -type d -exec chmod u+w {} +
-rm -f "$tree/.pristine-ok"
-
-cd "$tree"
-printf '%s\n' "${PATCHES[@]}" > .series
-ln -sfn "$TOP/patches" patches
 export QUILT_PATCHES=patches QUILT_SERIES=$tree/.series QUILT_PC=.pc
-n=0
-for p in "${PATCHES[@]}"; do
+# An applied tree of the same kernel whose first K patches are these, byte
+# for byte, keeps them: the patches above pop (quilt restores the files,
+# hard links to the pristine tree with its times: each becomes a copy of
+# its own with the time of now, so that make rebuilds what it touched),
+# the rest are pushed.  make then rebuilds what changed, as in a developer's tree: a
+# bisect walk (scripts/bisect.sh) or an edit of the last patch.
+keep=-1
+if [ -f "$tree/.variant-stamp" ] && [ -f "$tree/.series" ] && [ -d "$tree/.pc" ] &&
+   [ "$(head -n1 "$tree/.variant-stamp")" = "$KVER" ]; then
+	mapfile -t have < <(tail -n +2 "$tree/.variant-stamp")
+	mapfile -t need < <(printf '%s\n' "$want" | tail -n +2)
+	keep=0
+	while [ "$keep" -lt "${#have[@]}" ] && [ "$keep" -lt "${#need[@]}" ] &&
+	      [ "${have[$keep]}" = "${need[$keep]}" ]; do
+		keep=$((keep + 1))
+	done
+fi
+if [ "$keep" -ge 0 ]; then
+	stage "tree $tree: keeps $keep of its ${#have[@]} patches, then ${#PATCHES[@]} in all"
+	cd "$tree"
+	rm -f .variant-stamp
+	while [ "$(quilt --quiltrc=/dev/null applied 2>/dev/null | wc -l)" -gt "$keep" ]; do
+		top=$(quilt --quiltrc=/dev/null top)
+		mapfile -t files < <(quilt --quiltrc=/dev/null files "$top")
+		out=$(quilt --quiltrc=/dev/null pop -f 2>&1) || {
+			printf '%s\n' "$out"
+			die "quilt pop of $top failed in $tree"
+		}
+		for f in "${files[@]}"; do
+			[ -e "$f" ] || continue
+			cp -p "$f" "$f.tpsleep-pop" && mv -f "$f.tpsleep-pop" "$f" &&
+				touch "$f" || die "cannot renew $f in $tree"
+		done
+	done
+	printf '%s\n' "${PATCHES[@]}" > .series
+else
+	stage "tree $tree from pristine $KVER (hard links)"
+	rm -rf "$tree"
+	mkdir -p "$TREES"
+	cp -al "$PRISTINE" "$tree"
+	# Directories become writable so patch can replace files (it writes
+	# a new file and renames it, breaking the hard link); files stay
+	# shared.
+	find "$tree" -type d -exec chmod u+w {} +
+	rm -f "$tree/.pristine-ok"
+	cd "$tree"
+	printf '%s\n' "${PATCHES[@]}" > .series
+	ln -sfn "$TOP/patches" patches
+	keep=0
+fi
+n=$keep
+for p in "${PATCHES[@]:$keep}"; do
 	n=$((n + 1))
 	out=$(quilt --quiltrc=/dev/null push --fuzz=0 2>&1) || {
 		printf '%s\n' "$out"

@@ -38,6 +38,10 @@
  *   copy_str_edge      (ustrcopy, 0019) the sleepable program copies with
  *                      the kfunc a path that ends in the last byte before
  *                      a PROT_NONE page, in a page never touched: whole
+ *   copy_str_cut_edge  (0019) 63 bytes without a NUL end the page before a
+ *                      PROT_NONE page: the 64-byte copy is cut to them
+ *                      (64, no -EFAULT: the kfunc reads no byte past the
+ *                      63 it needs where that byte is on another page)
  *
  * uffd: a sleepable raw_tp program on sys_enter copies openat()'s path
  * with bpf_copy_from_user(); the path is on a userfaultfd page, so the
@@ -255,10 +259,12 @@ static int kfunc_id(void)
 	return id;
 }
 
-/* A path ending in the last byte before a PROT_NONE page, never touched. */
-static const char *edge_path(const char *path)
+/*
+ * @len bytes of @bytes ending in the last byte before a PROT_NONE page,
+ * in a page never touched.
+ */
+static const char *edge_place(const char *bytes, size_t len)
 {
-	size_t len = strlen(path) + 1;
 	char file[] = "/tmp/bpfsleep-edge-XXXXXX";
 	char *img = calloc(1, pg), *base;
 	int fd = mkstemp(file);
@@ -268,7 +274,7 @@ static const char *edge_path(const char *path)
 		perror("edge_path");
 		exit(1);
 	}
-	memcpy(img + pg - len, path, len);
+	memcpy(img + pg - len, bytes, len);
 	if (write(fd, img, pg) != pg ||
 	    mmap(base, pg, PROT_READ, MAP_PRIVATE | MAP_FIXED, fd, 0) != base) {
 		perror("edge_path map");
@@ -278,6 +284,12 @@ static const char *edge_path(const char *path)
 	unlink(file);
 	free(img);
 	return base + pg - len;
+}
+
+/* A path ending in the last byte before a PROT_NONE page, never touched. */
+static const char *edge_path(const char *path)
+{
+	return edge_place(path, strlen(path) + 1);
 }
 
 static const char *features;
@@ -362,8 +374,13 @@ static void refusals(void)
 {
 	int new = has("bpfsleepload");
 	int fd, lfd, counts, buf, kid, tpid;
-	const char *want, *p;
+	/* 63 bytes: what a 64-byte copy keeps of a longer string */
+	static const char cut_want[] =
+		"/tmp/bpfsleep-edge/63-bytes-that-end-the-page-with-no-NUL-bytes";
+	const char *want, *p, *cut;
 	char got[64];
+
+	_Static_assert(sizeof(cut_want) == 64, "cut_want: 63 bytes and a NUL");
 	__u64 before;
 
 	/* rawtp_load */
@@ -471,12 +488,14 @@ static void refusals(void)
 		skip("kfunc_nonsleepable", "no bpf_copy_from_user_str kfunc here (patch 0019)");
 		skip("kfunc_sleepable", "no bpf_copy_from_user_str kfunc here (patch 0019)");
 		skip("copy_str_edge", "no bpf_copy_from_user_str kfunc here (patch 0019)");
+		skip("copy_str_cut_edge", "no bpf_copy_from_user_str kfunc here (patch 0019)");
 		skip("kfunc_null_dst", "no bpf_copy_from_user_str kfunc here (patch 0019)");
 	} else if (kid < 0) {
 		check("kfunc_null_dst", 0, "no bpf_copy_from_user_str in the kernel's BTF");
 		check("kfunc_nonsleepable", 0, "no bpf_copy_from_user_str in the kernel's BTF");
 		check("kfunc_sleepable", 0, "no bpf_copy_from_user_str in the kernel's BTF");
 		check("copy_str_edge", 0, "no bpf_copy_from_user_str in the kernel's BTF");
+		check("copy_str_cut_edge", 0, "no bpf_copy_from_user_str in the kernel's BTF");
 	} else {
 		fd = copy_prog(counts, buf, getpid(), kid, 0);
 		check("kfunc_nonsleepable", fd == -EINVAL &&
@@ -491,9 +510,13 @@ static void refusals(void)
 		/* copy_str_edge: the mapping first (mkstemp() opens a file) */
 		want = "/tmp/bpfsleep-edge/a-path-that-ends-on-the-last-byte";
 		p = edge_path(want);
+		/* 63 bytes, no NUL before the PROT_NONE page */
+		cut = edge_place(cut_want, strlen(cut_want));
 		lfd = fd >= 0 ? tp_open("sys_enter", fd) : fd;
 		if (lfd < 0) {
 			check("copy_str_edge", 0, "no program on sys_enter: %s", strerror(-lfd));
+			check("copy_str_cut_edge", 0, "no program on sys_enter: %s",
+			      strerror(-lfd));
 		} else {
 			__u32 zero = 0;
 			__s64 ret;
@@ -507,6 +530,18 @@ static void refusals(void)
 			      !strcmp(got, want) && counter_at(counts, 1, 1) == 1,
 			      "copies %llu, ret %lld, got \"%.64s\"",
 			      (unsigned long long)counter_at(counts, 1, 1), (long long)ret, got);
+			/* the kernel's getname() then fails: EFAULT, not our business */
+			lfd = tp_open("sys_enter", fd);
+			syscall(SYS_openat, AT_FDCWD, cut, O_RDONLY);
+			if (lfd >= 0)
+				close(lfd);
+			ret = (__s64)counter(counts, 1);
+			memset(got, 0, sizeof(got));
+			bpf_map_lookup_elem(buf, &zero, got);
+			check("copy_str_cut_edge", lfd >= 0 && ret == 64 &&
+			      !strcmp(got, cut_want) && counter_at(counts, 1, 1) == 2,
+			      "link %d, copies %llu, ret %d (64: cut to the 63 bytes), got \"%.64s\"",
+			      lfd, (unsigned long long)counter_at(counts, 1, 1), (int)ret, got);
 		}
 		if (fd >= 0)
 			close(fd);
