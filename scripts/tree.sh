@@ -39,8 +39,9 @@ export QUILT_PATCHES=patches QUILT_SERIES=$tree/.series QUILT_PC=.pc
 # for byte, keeps them: the patches above pop (quilt restores the files,
 # hard links to the pristine tree with its times: each becomes a copy of
 # its own with the time of now, so that make rebuilds what it touched),
-# the rest are pushed.  make then rebuilds what changed, as in a developer's tree: a
-# bisect walk (scripts/bisect.sh) or an edit of the last patch.
+# the rest are pushed.  make then rebuilds what changed, as in a
+# developer's tree: a bisect walk (scripts/bisect.sh) or an edit of the
+# last patch.
 keep=-1
 if [ -f "$tree/.variant-stamp" ] && [ -f "$tree/.series" ] && [ -d "$tree/.pc" ] &&
    [ "$(head -n1 "$tree/.variant-stamp")" = "$KVER" ]; then
