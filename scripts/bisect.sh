@@ -20,6 +20,8 @@ table=$RESULTS/bisect.md
 status=0
 t0=$(date +%s)
 bootpid=
+# a failure of this script must not leave a guest running
+trap '[ -n "$bootpid" ] && kill "$bootpid" 2>/dev/null' EXIT
 
 # variant of prefix N: the end of the six and of the whole series are the
 # variants make check builds (their own trees and objects, reused)

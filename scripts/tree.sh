@@ -73,7 +73,9 @@ if [ "$keep" -ge 0 ]; then
 	printf '%s\n' "${PATCHES[@]}" > .series
 else
 	stage "tree $tree from pristine $KVER (hard links)"
-	rm -rf "$tree"
+	# the objects of another tree: files that go back to pristine keep
+	# their old times, so make would not rebuild them
+	rm -rf "$tree" "$(obj_of "$VARIANT")"
 	mkdir -p "$TREES"
 	cp -al "$PRISTINE" "$tree"
 	# Directories become writable so patch can replace files (it writes

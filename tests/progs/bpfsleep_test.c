@@ -38,6 +38,9 @@
  *   copy_str_edge      (ustrcopy, 0019) the sleepable program copies with
  *                      the kfunc a path that ends in the last byte before
  *                      a PROT_NONE page, in a page never touched: whole
+ *   copy_str_long      (0019) a resident 100-byte path: the 64-byte copy
+ *                      returns 64 with its first 63 bytes, and the map
+ *                      value after the copy (a 0xff canary) is untouched
  *   copy_str_cut_edge  (0019) 63 bytes without a NUL end the page before a
  *                      PROT_NONE page: the 64-byte copy is cut to them
  *                      (64, no -EFAULT: the kfunc reads no byte past the
@@ -292,6 +295,37 @@ static const char *edge_path(const char *path)
 	return edge_place(path, strlen(path) + 1);
 }
 
+/*
+ * copy_str_long: program @fd copies a resident path longer than its 64
+ * bytes into buf[0]; buf[1], right after it, holds a 0xff canary.
+ */
+static void copy_str_long(int fd, int counts, int buf)
+{
+	static const char path[] = "/tmp/bpfsleep-long/a-path-of-one-hundred-bytes-"
+		"that-the-sixty-four-byte-copy-cuts-after-63-of-them-x";
+	char got[64], canary[64], after[64];
+	__u32 zero = 0, one = 1;
+	__s64 ret;
+	int lfd;
+
+	_Static_assert(sizeof(path) == 101, "path: 100 bytes and a NUL");
+	memset(canary, 0xff, sizeof(canary));
+	bpf_map_update_elem(buf, &one, canary, BPF_ANY);
+	lfd = tp_open("sys_enter", fd);
+	syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
+	if (lfd >= 0)
+		close(lfd);
+	ret = (__s64)counter(counts, 1);
+	memset(got, 0, sizeof(got));
+	memset(after, 0, sizeof(after));
+	bpf_map_lookup_elem(buf, &zero, got);
+	bpf_map_lookup_elem(buf, &one, after);
+	check("copy_str_long", lfd >= 0 && (int)ret == 64 && got[63] == '\0' &&
+	      !strncmp(got, path, 63) && !memcmp(after, canary, sizeof(after)),
+	      "link %d, ret %d (64), got \"%.63s\", canary %s", lfd, (int)ret, got,
+	      memcmp(after, canary, sizeof(after)) ? "overwritten" : "intact");
+}
+
 static const char *features;
 
 /*
@@ -474,7 +508,8 @@ static void refusals(void)
 	}
 
 	counts = array(16, 4);
-	buf = array(64, 1);
+	/* [1]: a canary after the copy's 64 bytes (copy_str_long) */
+	buf = array(64, 2);
 	/* helper_nonsleepable */
 	fd = copy_prog(counts, buf, getpid(), 0, 0);
 	check("helper_nonsleepable", fd == -EINVAL && strstr(logbuf, "bpf_copy_from_user#"),
@@ -489,6 +524,7 @@ static void refusals(void)
 		skip("kfunc_sleepable", "no bpf_copy_from_user_str kfunc here (patch 0019)");
 		skip("copy_str_edge", "no bpf_copy_from_user_str kfunc here (patch 0019)");
 		skip("copy_str_cut_edge", "no bpf_copy_from_user_str kfunc here (patch 0019)");
+		skip("copy_str_long", "no bpf_copy_from_user_str kfunc here (patch 0019)");
 		skip("kfunc_null_dst", "no bpf_copy_from_user_str kfunc here (patch 0019)");
 	} else if (kid < 0) {
 		check("kfunc_null_dst", 0, "no bpf_copy_from_user_str in the kernel's BTF");
@@ -496,6 +532,7 @@ static void refusals(void)
 		check("kfunc_sleepable", 0, "no bpf_copy_from_user_str in the kernel's BTF");
 		check("copy_str_edge", 0, "no bpf_copy_from_user_str in the kernel's BTF");
 		check("copy_str_cut_edge", 0, "no bpf_copy_from_user_str in the kernel's BTF");
+		check("copy_str_long", 0, "no bpf_copy_from_user_str in the kernel's BTF");
 	} else {
 		fd = copy_prog(counts, buf, getpid(), kid, 0);
 		check("kfunc_nonsleepable", fd == -EINVAL &&
@@ -516,6 +553,8 @@ static void refusals(void)
 		if (lfd < 0) {
 			check("copy_str_edge", 0, "no program on sys_enter: %s", strerror(-lfd));
 			check("copy_str_cut_edge", 0, "no program on sys_enter: %s",
+			      strerror(-lfd));
+			check("copy_str_long", 0, "no program on sys_enter: %s",
 			      strerror(-lfd));
 		} else {
 			__u32 zero = 0;
@@ -542,6 +581,7 @@ static void refusals(void)
 			      !strcmp(got, cut_want) && counter_at(counts, 1, 1) == 2,
 			      "link %d, copies %llu, ret %d (64: cut to the 63 bytes), got \"%.64s\"",
 			      lfd, (unsigned long long)counter_at(counts, 1, 1), (int)ret, got);
+			copy_str_long(fd, counts, buf);
 		}
 		if (fd >= 0)
 			close(fd);

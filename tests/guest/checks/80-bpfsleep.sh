@@ -35,7 +35,7 @@ ktap_check_lines bpfsleep.refusals $BW/ref.out $st \
 	rawtp_load rawtp_attach_other rawtp_attach_sys_enter test_run_sleepable \
 	prog_array_sleepable tpbtf_other_load tpbtf_sys_enter helper_nonsleepable \
 	kfunc_nonsleepable kfunc_sleepable kfunc_null_dst link_detach copy_str_edge \
-	copy_str_cut_edge
+	copy_str_cut_edge copy_str_long
 grep '^diag: ' $BW/ref.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
 
 # --- blocked on a userfaultfd page: a sleepable raw_tp program (0016, 0017)
