@@ -296,6 +296,27 @@ static const char *edge_path(const char *path)
 }
 
 /*
+ * One openat() of @path with copy_prog() @fd on sys_enter: the program's
+ * return value (counts[1].n) in @ret, its copy (buf[0]) in @got (64
+ * bytes).  Returns the link fd (closed) or -errno.
+ */
+static int copy_once(int fd, int counts, int buf, const char *path,
+		     __s64 *ret, char *got)
+{
+	__u32 zero = 0;
+	int lfd = tp_open("sys_enter", fd);
+
+	if (lfd >= 0) {
+		syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
+		close(lfd);
+	}
+	*ret = (__s64)counter(counts, 1);
+	memset(got, 0, 64);
+	bpf_map_lookup_elem(buf, &zero, got);
+	return lfd;
+}
+
+/*
  * copy_str_long: program @fd copies a resident path longer than its 64
  * bytes into buf[0]; buf[1], right after it, holds a 0xff canary.
  */
@@ -304,21 +325,15 @@ static void copy_str_long(int fd, int counts, int buf)
 	static const char path[] = "/tmp/bpfsleep-long/a-path-of-one-hundred-bytes-"
 		"that-the-sixty-four-byte-copy-cuts-after-63-of-them-x";
 	char got[64], canary[64], after[64];
-	__u32 zero = 0, one = 1;
+	__u32 one = 1;
 	__s64 ret;
 	int lfd;
 
 	_Static_assert(sizeof(path) == 101, "path: 100 bytes and a NUL");
 	memset(canary, 0xff, sizeof(canary));
 	bpf_map_update_elem(buf, &one, canary, BPF_ANY);
-	lfd = tp_open("sys_enter", fd);
-	syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
-	if (lfd >= 0)
-		close(lfd);
-	ret = (__s64)counter(counts, 1);
-	memset(got, 0, sizeof(got));
+	lfd = copy_once(fd, counts, buf, path, &ret, got);
 	memset(after, 0, sizeof(after));
-	bpf_map_lookup_elem(buf, &zero, got);
 	bpf_map_lookup_elem(buf, &one, after);
 	check("copy_str_long", lfd >= 0 && (int)ret == 64 && got[63] == '\0' &&
 	      !strncmp(got, path, 63) && !memcmp(after, canary, sizeof(after)),
@@ -549,34 +564,20 @@ static void refusals(void)
 		p = edge_path(want);
 		/* 63 bytes, no NUL before the PROT_NONE page */
 		cut = edge_place(cut_want, strlen(cut_want));
-		lfd = fd >= 0 ? tp_open("sys_enter", fd) : fd;
-		if (lfd < 0) {
-			check("copy_str_edge", 0, "no program on sys_enter: %s", strerror(-lfd));
-			check("copy_str_cut_edge", 0, "no program on sys_enter: %s",
-			      strerror(-lfd));
-			check("copy_str_long", 0, "no program on sys_enter: %s",
-			      strerror(-lfd));
+		if (fd < 0) {
+			check("copy_str_edge", 0, "no program: %s", strerror(-fd));
+			check("copy_str_cut_edge", 0, "no program: %s", strerror(-fd));
+			check("copy_str_long", 0, "no program: %s", strerror(-fd));
 		} else {
-			__u32 zero = 0;
 			__s64 ret;
 
-			syscall(SYS_openat, AT_FDCWD, p, O_RDONLY);
-			close(lfd);
-			ret = (__s64)counter(counts, 1);
-			memset(got, 0, sizeof(got));
-			bpf_map_lookup_elem(buf, &zero, got);
-			check("copy_str_edge", ret == (__s64)strlen(want) + 1 &&
+			lfd = copy_once(fd, counts, buf, p, &ret, got);
+			check("copy_str_edge", lfd >= 0 && ret == (__s64)strlen(want) + 1 &&
 			      !strcmp(got, want) && counter_at(counts, 1, 1) == 1,
-			      "copies %llu, ret %lld, got \"%.64s\"",
+			      "link %d, copies %llu, ret %lld, got \"%.64s\"", lfd,
 			      (unsigned long long)counter_at(counts, 1, 1), (long long)ret, got);
 			/* the kernel's getname() then fails: EFAULT, not our business */
-			lfd = tp_open("sys_enter", fd);
-			syscall(SYS_openat, AT_FDCWD, cut, O_RDONLY);
-			if (lfd >= 0)
-				close(lfd);
-			ret = (__s64)counter(counts, 1);
-			memset(got, 0, sizeof(got));
-			bpf_map_lookup_elem(buf, &zero, got);
+			lfd = copy_once(fd, counts, buf, cut, &ret, got);
 			check("copy_str_cut_edge", lfd >= 0 && ret == 64 &&
 			      !strcmp(got, cut_want) && counter_at(counts, 1, 1) == 2,
 			      "link %d, copies %llu, ret %d (64: cut to the 63 bytes), got \"%.64s\"",
