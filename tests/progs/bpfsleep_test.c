@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpfsleep_test refusals "FEATURES" | uffd: sleepable BPF programs on
+ * bpfsleep_test refusals "FEATURES" | uffd | pinned: sleepable BPF programs on
  * may-sleep tracepoints (follow-up patches 0014-0019).  Prints one
  * "check NAME ok|fail|skip WHY" line per check (ktap_check_lines).
  *
@@ -57,6 +57,19 @@
  *                      blocked returns within 1 s
  *   uffd_resolved      after UFFDIO_COPY, A's openat() returns and the
  *                      program's run completes (its copy counted)
+ *   uffd_hop           then A moves to CPU 1 when it asks to: the run
+ *                      slept with migration disabled, which pins a task to
+ *                      its CPU until migrate_enable() restores its mask
+ *
+ * pinned: a sleepable raw_tp program on sys_enter counts getppid() and
+ * copies openat()'s path while 4 threads hop between CPU 0 and CPU 1
+ * (sched_setaffinity() before each batch of calls, 2 threads per CPU, so
+ * that runs are preempted with migration disabled):
+ *   pinned_runs        every getppid() is counted, no recursion miss
+ *   pinned_offline     taking CPU 1 offline and back online returns
+ *                      within 20 s (it waits until no task pinned to it
+ *                      is left: a count of pinned tasks that leaked would
+ *                      make it wait forever)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -624,6 +637,7 @@ static void refusals(void)
 static char *upage;
 static volatile int a_done, b_go, b_done;
 static long a_ret;
+static int a_cpu = -1;
 
 static void pin0(void)
 {
@@ -636,9 +650,18 @@ static void pin0(void)
 
 static void *task_a(void *arg)
 {
+	cpu_set_t set;
+
 	(void)arg;
 	pin0();
 	a_ret = syscall(SYS_openat, AT_FDCWD, upage, O_RDONLY);
+	/*
+	 * The run slept with migration disabled, so the scheduler pinned A
+	 * to CPU 0 for it: it must be free to move again.
+	 */
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	a_cpu = sched_setaffinity(0, sizeof(set), &set) ? -errno : sched_getcpu();
 	a_done = 1;
 	return NULL;
 }
@@ -757,10 +780,123 @@ static void uffd(void)
 	      counter(counts, 1) == 0,
 	      "A done %d (ret %ld), copies %llu, copy ret %lld", a_done, a_ret,
 	      (unsigned long long)counter_at(counts, 1, 1), (long long)counter(counts, 1));
+	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2)
+		check("uffd_hop", a_done && a_cpu == 1,
+		      "after its run A asked for CPU 1 and is on %d (A done %d)",
+		      a_cpu, a_done);
+	else
+		printf("check uffd_hop skip fewer than 2 CPUs online\n");
 	if (a_done)
 		pthread_join(a, NULL);
 	pthread_join(b, NULL);
 	pthread_join(c, NULL);
+}
+
+/* ---- pinned ---- */
+
+#define HOPPERS		4
+#define HOPS		150
+#define HOP_CALLS	10
+
+static volatile int hop_go;
+static int hop_bad[HOPPERS];
+
+static void *hopper(void *arg)
+{
+	long id = (long)arg;
+	cpu_set_t set;
+	int i, j, cpu;
+
+	while (!hop_go)
+		usleep(1000);
+	for (i = 0; i < HOPS; i++) {
+		cpu = (i + id) % 2;
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) || sched_getcpu() != cpu)
+			hop_bad[id]++;
+		for (j = 0; j < HOP_CALLS; j++)
+			syscall(SYS_getppid);
+		syscall(SYS_openat, AT_FDCWD, "/bpfsleep-pinned/no-such-file", O_RDONLY);
+	}
+	return NULL;
+}
+
+static int cpu1_online_fd = -1;
+static volatile int cpu1_done;
+
+static void *cpu1_cycle(void *arg)
+{
+	(void)arg;
+	if (pwrite(cpu1_online_fd, "0", 1, 0) == 1 &&
+	    pwrite(cpu1_online_fd, "1", 1, 0) == 1)
+		cpu1_done = 1;
+	else
+		cpu1_done = -errno;
+	return NULL;
+}
+
+static void pinned(void)
+{
+	pthread_t t[HOPPERS], c;
+	int counts, buf, fd, lfd, i, bad = 0;
+	__u64 misses, runs, want = (__u64)HOPPERS * HOPS * HOP_CALLS;
+	long long t0;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		check("pinned_runs", 0, "fewer than 2 CPUs online");
+		return;
+	}
+	counts = array(16, 4);
+	buf = array(64, 1);
+	fd = copy_prog(counts, buf, getpid(), kfunc_id(), 1);
+	lfd = fd >= 0 ? tp_open("sys_enter", fd) : fd;
+	if (lfd < 0) {
+		check("pinned_runs", 0, "sleepable copy program on sys_enter: %s: %s",
+		      strerror(-lfd), log_tail());
+		return;
+	}
+	for (i = 0; i < HOPPERS; i++)
+		pthread_create(&t[i], NULL, hopper, (void *)(long)i);
+	hop_go = 1;
+	for (i = 0; i < HOPPERS; i++) {
+		pthread_join(t[i], NULL);
+		bad += hop_bad[i];
+	}
+	runs = counter(counts, 0);
+	misses = bpf_raw_prog_misses(fd);
+	check("pinned_runs", runs == want && misses == 0,
+	      "%llu of %llu getppid() counted, recursion_misses %llu",
+	      (unsigned long long)runs, (unsigned long long)want,
+	      (unsigned long long)misses);
+	printf("diag: pinned: %llu runs, %llu copies, %llu recursion misses\n",
+	       (unsigned long long)runs, (unsigned long long)counter_at(counts, 1, 1),
+	       (unsigned long long)misses);
+	printf("diag: pinned: %d of %d sched_setaffinity() calls left the thread on another CPU\n",
+	       bad, HOPPERS * HOPS);
+	close(lfd);
+	close(fd);
+
+	/* In a thread of its own: a hotplug that never ends does not return. */
+	cpu1_online_fd = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY);
+	if (cpu1_online_fd < 0) {
+		check("pinned_offline", 0, "cpu1/online: %s", strerror(errno));
+		return;
+	}
+	t0 = now_ms();
+	pthread_create(&c, NULL, cpu1_cycle, NULL);
+	for (i = 0; i < 2000 && !cpu1_done; i++)
+		usleep(10000);
+	printf("diag: CPU 1 offline and online: %lld ms\n", now_ms() - t0);
+	if (cpu1_done)
+		check("pinned_offline", cpu1_done == 1, "CPU 1 offline/online: %s",
+		      strerror(-cpu1_done));
+	else
+		check("pinned_offline", 0,
+		      "CPU 1 offline/online still waiting after %lld ms (a count of pinned tasks leaked?)",
+		      now_ms() - t0);
+	if (cpu1_done)
+		pthread_join(c, NULL);
 }
 
 int main(int argc, char **argv)
@@ -776,6 +912,10 @@ int main(int argc, char **argv)
 		uffd();
 		return 0;
 	}
-	fprintf(stderr, "usage: bpfsleep_test refusals FEATURES | uffd\n");
+	if (argc >= 2 && !strcmp(argv[1], "pinned")) {
+		pinned();
+		return 0;
+	}
+	fprintf(stderr, "usage: bpfsleep_test refusals FEATURES | uffd | pinned\n");
 	return 2;
 }
