@@ -57,6 +57,7 @@
  *                      blocked returns within 1 s
  *   uffd_resolved      after UFFDIO_COPY, A's openat() returns and the
  *                      program's run completes (its copy counted)
+ *   uffd_copy_word_edge  (0019) see uffd_word_edge()
  *   uffd_hop           then A moves to CPU 1 when it asks to: the run
  *                      slept with migration disabled, which pins a task to
  *                      its CPU until migrate_enable() restores its mask
@@ -694,6 +695,126 @@ static void *closer(void *arg)
 	return NULL;
 }
 
+/* A userfaultfd-registered page that is never touched, or NULL */
+static char *uffd_page(int *ufdp)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	char *p;
+	int ufd;
+
+	ufd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (ufd < 0 || ioctl(ufd, UFFDIO_API, &api))
+		return NULL;
+	p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	memset(&reg, 0, sizeof(reg));
+	reg.range.start = (unsigned long)p;
+	reg.range.len = pg;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (p == MAP_FAILED || ioctl(ufd, UFFDIO_REGISTER, &reg))
+		return NULL;
+	*ufdp = ufd;
+	return p;
+}
+
+/* Wait up to @ms for a page fault message on @ufd */
+static int uffd_wait(int ufd, int ms)
+{
+	struct pollfd pfd = { .fd = ufd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	return poll(&pfd, 1, ms) == 1 && read(ufd, &msg, sizeof(msg)) == sizeof(msg) &&
+	       msg.event == UFFD_EVENT_PAGEFAULT;
+}
+
+/* Fill @page (registered on @ufd) with a path, waking who faulted on it */
+static int uffd_fill(int ufd, char *page, const char *path)
+{
+	struct uffdio_copy copy;
+	char *src = calloc(1, pg);
+
+	strcpy(src, path);
+	memset(&copy, 0, sizeof(copy));
+	copy.dst = (unsigned long)page;
+	copy.src = (unsigned long)src;
+	copy.len = pg;
+	return ioctl(ufd, UFFDIO_COPY, &copy) ? -errno : 0;
+}
+
+static volatile int e_done;
+static char *e_path;
+
+static void *task_e(void *arg)
+{
+	(void)arg;
+	syscall(SYS_openat, AT_FDCWD, e_path, O_RDONLY);
+	e_done = 1;
+	return NULL;
+}
+
+/*
+ * uffd_copy_word_edge (ustrcopy, 0019): a 57-character path whose NUL is
+ * 3 bytes before a userfaultfd page.  The kfunc's 64-byte copy needs no
+ * byte of that page (upstream's count reads the tail byte by byte and
+ * stops at the NUL), so the first fault on it must come from openat()
+ * itself (its word-at-a-time getname() reads across), after the
+ * program's copy returned 58; a copy that read a word across the page
+ * would block in the program, before its count.
+ */
+static void uffd_word_edge(void)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	int kid = kfunc_id(), ufd, counts, buf, fd, lfd, blocked;
+	unsigned long long copies, ret;
+	pthread_t e;
+	char *m;
+
+	if (kid <= 0) {
+		printf("check uffd_copy_word_edge skip no bpf_copy_from_user_str() kfunc (patch 0019)\n");
+		return;
+	}
+	ufd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	m = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ufd < 0 || ioctl(ufd, UFFDIO_API, &api) || m == MAP_FAILED) {
+		check("uffd_copy_word_edge", 0, "userfaultfd or mmap: %s", strerror(errno));
+		return;
+	}
+	e_path = m + pg - 60;
+	memset(e_path, 'w', 57);
+	e_path[0] = '/';
+	e_path[57] = '\0';
+	memset(&reg, 0, sizeof(reg));
+	reg.range.start = (unsigned long)(m + pg);
+	reg.range.len = pg;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(ufd, UFFDIO_REGISTER, &reg)) {
+		check("uffd_copy_word_edge", 0, "UFFDIO_REGISTER: %s", strerror(errno));
+		return;
+	}
+	counts = array(16, 4);
+	buf = array(64, 1);
+	fd = copy_prog(counts, buf, getpid(), kid, 1);
+	lfd = fd >= 0 ? tp_open("sys_enter", fd) : fd;
+	if (lfd < 0) {
+		check("uffd_copy_word_edge", 0, "kfunc copy program on sys_enter: %s: %s",
+		      strerror(-lfd), log_tail());
+		return;
+	}
+	pthread_create(&e, NULL, task_e, NULL);
+	blocked = uffd_wait(ufd, 10000);
+	copies = counter_at(counts, 1, 1);
+	ret = counter(counts, 1);
+	check("uffd_copy_word_edge", blocked && copies == 1 && ret == 58,
+	      "at the first fault on the page after the path (%s), the program's copies: %llu, copy ret %lld (want 1, 58)",
+	      blocked ? "seen" : "none in 10 s", copies, (long long)ret);
+	if (blocked)
+		uffd_fill(ufd, m + pg, "");
+	close(lfd);
+	close(fd);
+	pthread_join(e, NULL);
+}
+
 static void uffd(void)
 {
 	struct uffdio_api api = { .api = UFFD_API };
@@ -780,16 +901,17 @@ static void uffd(void)
 	      counter(counts, 1) == 0,
 	      "A done %d (ret %ld), copies %llu, copy ret %lld", a_done, a_ret,
 	      (unsigned long long)counter_at(counts, 1, 1), (long long)counter(counts, 1));
+	if (a_done)
+		pthread_join(a, NULL);
 	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2)
 		check("uffd_hop", a_done && a_cpu == 1,
 		      "after its run A asked for CPU 1 and is on %d (A done %d)",
 		      a_cpu, a_done);
 	else
 		printf("check uffd_hop skip fewer than 2 CPUs online\n");
-	if (a_done)
-		pthread_join(a, NULL);
 	pthread_join(b, NULL);
 	pthread_join(c, NULL);
+	uffd_word_edge();
 }
 
 /* ---- pinned ---- */
@@ -836,24 +958,44 @@ static void *cpu1_cycle(void *arg)
 	return NULL;
 }
 
+static char *d_page;
+static volatile int d_done;
+
+/* On CPU 1, a run of the program that blocks on d_page */
+static void *task_d(void *arg)
+{
+	cpu_set_t set;
+
+	(void)arg;
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	syscall(SYS_openat, AT_FDCWD, d_page, O_RDONLY);
+	d_done = 1;
+	return NULL;
+}
+
 static void pinned(void)
 {
-	pthread_t t[HOPPERS], c;
-	int counts, buf, fd, lfd, i, bad = 0;
+	pthread_t t[HOPPERS], c, d;
+	int counts, buf, fd, lfd, i, bad = 0, kid, ufd, blocked, waited;
 	__u64 misses, runs, want = (__u64)HOPPERS * HOPS * HOP_CALLS;
 	long long t0;
 
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
 		check("pinned_runs", 0, "fewer than 2 CPUs online");
+		check("pinned_offline", 0, "fewer than 2 CPUs online");
 		return;
 	}
 	counts = array(16, 4);
 	buf = array(64, 1);
-	fd = copy_prog(counts, buf, getpid(), kfunc_id(), 1);
+	kid = kfunc_id();
+	fd = copy_prog(counts, buf, getpid(), kid > 0 ? kid : 0, 1);
 	lfd = fd >= 0 ? tp_open("sys_enter", fd) : fd;
 	if (lfd < 0) {
 		check("pinned_runs", 0, "sleepable copy program on sys_enter: %s: %s",
 		      strerror(-lfd), log_tail());
+		check("pinned_offline", 0, "no program");
 		return;
 	}
 	for (i = 0; i < HOPPERS; i++)
@@ -874,29 +1016,47 @@ static void pinned(void)
 	       (unsigned long long)misses);
 	printf("diag: pinned: %d of %d sched_setaffinity() calls left the thread on another CPU\n",
 	       bad, HOPPERS * HOPS);
-	close(lfd);
-	close(fd);
 
-	/* In a thread of its own: a hotplug that never ends does not return. */
+	/*
+	 * Task D's run sleeps on CPU 1 with migration disabled: taking CPU 1
+	 * offline must wait for it, and end once it is resumed.  The
+	 * hotplug runs in a thread of its own: one that never ends does not
+	 * return.
+	 */
 	cpu1_online_fd = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY);
-	if (cpu1_online_fd < 0) {
-		check("pinned_offline", 0, "cpu1/online: %s", strerror(errno));
+	d_page = uffd_page(&ufd);
+	if (cpu1_online_fd < 0 || !d_page) {
+		check("pinned_offline", 0, "cpu1/online or userfaultfd: %s", strerror(errno));
 		return;
 	}
+	pthread_create(&d, NULL, task_d, NULL);
+	blocked = uffd_wait(ufd, 10000);
 	t0 = now_ms();
 	pthread_create(&c, NULL, cpu1_cycle, NULL);
+	usleep(1000000);
+	waited = !cpu1_done;
+	if (blocked)
+		uffd_fill(ufd, d_page, "/bpfsleep-pinned/resolved");
 	for (i = 0; i < 2000 && !cpu1_done; i++)
 		usleep(10000);
-	printf("diag: CPU 1 offline and online: %lld ms\n", now_ms() - t0);
+	printf("diag: CPU 1 offline and online: %lld ms, 1 s of it with task D pinned there\n",
+	       now_ms() - t0);
+	for (i = 0; i < 500 && cpu1_done && !d_done; i++)
+		usleep(10000);
 	if (cpu1_done)
-		check("pinned_offline", cpu1_done == 1, "CPU 1 offline/online: %s",
-		      strerror(-cpu1_done));
+		check("pinned_offline", blocked && waited && cpu1_done == 1 && d_done,
+		      "D blocked %d, the offline waited for D %d, D done %d, offline/online: %s",
+		      blocked, waited, d_done, strerror(cpu1_done < 0 ? -cpu1_done : 0));
 	else
 		check("pinned_offline", 0,
-		      "CPU 1 offline/online still waiting after %lld ms (a count of pinned tasks leaked?)",
-		      now_ms() - t0);
-	if (cpu1_done)
+		      "CPU 1 offline/online still waiting after %lld ms (D blocked %d, D done %d: a count of pinned tasks leaked?)",
+		      now_ms() - t0, blocked, d_done);
+	close(lfd);
+	close(fd);
+	if (cpu1_done) {
 		pthread_join(c, NULL);
+		pthread_join(d, NULL);
+	}
 }
 
 int main(int argc, char **argv)

@@ -1,5 +1,5 @@
 # 80-bpfsleep.sh: sleepable BPF programs on may-sleep tracepoints
-# (follow-up patches 0012-0019) and faultsnoop, the libbpf tool that uses
+# (follow-up patches 0012-0021) and faultsnoop, the libbpf tool that uses
 # them.
 #  bpfsleep.refusals.*   tests/progs/bpfsleep_test refusals (see there):
 #                        loads, attach/load refusals with their errno and
@@ -10,10 +10,10 @@
 #                        another task's events on its CPU all counted, no
 #                        recursion miss, closing its link returns, the
 #                        fault resolved, the task free to move to CPU 1
-#  bpfsleep.pinned.*     runs preempted with migration disabled while 4
-#                        threads hop between CPU 0 and 1: all counted, then
-#                        CPU 1 offline and online within 20 s (no count of
-#                        pinned tasks leaked)
+#  bpfsleep.pinned.*     runs while 4 threads hop between CPU 0 and 1: all
+#                        counted; then CPU 1's offline waits while a run on
+#                        it sleeps on a userfaultfd page (migration
+#                        disabled), and ends once it is resumed
 #  faultsnoop.refuses    without the patches faultsnoop exits non-zero and
 #                        says why
 #  faultsnoop.openat/.openat2/.execve  N calls of each whose strings and
@@ -48,11 +48,11 @@ if has_feature bpfsleep && has_feature bpfsleepload; then
 	st=$?
 	sed 's/^/[bpfsleep] /' $BW/uffd.out
 	ktap_check_lines bpfsleep.uffd $BW/uffd.out $st \
-		uffd_blocked uffd_other_task uffd_misses uffd_close uffd_resolved uffd_hop
+		uffd_blocked uffd_other_task uffd_misses uffd_close uffd_resolved uffd_hop uffd_copy_word_edge
 	grep '^diag: ' $BW/uffd.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
 else
 	ktap_skip_all bpfsleep.uffd "no sleepable raw_tp programs on may-sleep tracepoints (patches 0016-0017)" \
-		uffd_blocked uffd_other_task uffd_misses uffd_close uffd_resolved uffd_hop
+		uffd_blocked uffd_other_task uffd_misses uffd_close uffd_resolved uffd_hop uffd_copy_word_edge
 fi
 
 # --- runs that are preempted with migration disabled, then CPU hotplug
@@ -60,16 +60,19 @@ fi
 # tasks that CPU 1's offline waits for)
 if has_feature bpfsleep && has_feature bpfsleepload; then
 	# in the background: a hotplug that never ends leaves the program
-	# unkillable (uninterruptible), and its check line is written already
-	/tests/bin/bpfsleep_test pinned > $BW/pinned.out 2>&1 &
+	# unkillable (uninterruptible) after it wrote its check lines; its
+	# exit status follows them when it ends
+	( /tests/bin/bpfsleep_test pinned; echo "exit $?" ) > $BW/pinned.out 2>&1 &
 	i=0
-	while ! grep -q '^check pinned_offline ' $BW/pinned.out && [ $i -lt 180 ]; do
+	while ! grep -qE '^(check pinned_offline |exit )' $BW/pinned.out && [ $i -lt 180 ]; do
 		sleep 1
 		i=$((i + 1))
 	done
-	st="running-after-${i}s"
+	sleep 1
+	st=$(sed -n 's/^exit //p' $BW/pinned.out)
+	[ -n "$st" ] || st="none: still running after $i s"
 	sed 's/^/[bpfsleep] /' $BW/pinned.out
-	ktap_check_lines bpfsleep.pinned $BW/pinned.out $st \
+	ktap_check_lines bpfsleep.pinned $BW/pinned.out "$st" \
 		pinned_runs pinned_offline
 	grep '^diag: ' $BW/pinned.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
 else
