@@ -47,10 +47,12 @@ mkseries() {
 	mkdir -p "$dir"
 	g "$repo" format-patch -q --cover-letter --subject-prefix="$PREFIX" -o "$dir" "$base..HEAD"
 
-	# To/Cc from the tree's get_maintainer.pl on the whole series.
+	# To/Cc from the tree's get_maintainer.pl on the whole series: every
+	# maintainer of what it touches in To (the scheduler's for 0020 too),
+	# the lists in Cc; no reviewers.
 	gm=$(cd "$repo" && perl scripts/get_maintainer.pl --no-rolestats --no-git \
-		--no-git-fallback --no-roles --no-n "$dir"/0*-*.patch 2>/dev/null | grep -v '^$' || true)
-	to=$(printf '%s\n' "$gm" | grep -vE 'vger|lists\.' | head -n 6 | paste -sd, - | sed 's/,/, /g')
+		--no-git-fallback --no-roles --no-n --nor "$dir"/0*-*.patch 2>/dev/null | grep -v '^$' || true)
+	to=$(printf '%s\n' "$gm" | grep -vE 'vger|lists\.' | paste -sd, - | sed 's/,/, /g')
 	cc=$(printf '%s\n' "$gm" | grep -E 'vger|lists\.' | paste -sd, - | sed 's/,/, /g')
 	[ -n "$to" ] || die "get_maintainer.pl found no maintainer"
 
