@@ -24,7 +24,8 @@ for p in $listed; do
 		echo "$p: diff headers carry timestamps"; fail=1
 	fi
 	grep -qE '^Index: ' "$f" && { echo "$p: quilt Index: lines"; fail=1; }
-	if grep -E '^(\+\+\+|---) ' "$f" | grep -vE '^--- a/|^\+\+\+ b/' | grep -q .; then
+	# (/dev/null: the other side of a file the patch creates or deletes)
+	if grep -E '^(\+\+\+|---) ' "$f" | grep -vE '^--- (a/|/dev/null$)|^\+\+\+ (b/|/dev/null$)' | grep -q .; then
 		echo "$p: a diff header without a/ b/ paths"; fail=1
 	fi
 done
