@@ -697,6 +697,25 @@ static void *closer(void *arg)
 	return NULL;
 }
 
+/*
+ * A sleepable copy_prog() of this process on sys_enter, with its maps
+ * (*counts, a 64-byte buf): the link fd, or -errno after a failed check
+ * line for @name (with the verifier log's last line).
+ */
+static int copy_on_sys_enter(int kid, int *counts, int *fd, const char *name)
+{
+	int lfd, buf;
+
+	*counts = array(16, 4);
+	buf = array(64, 1);
+	*fd = copy_prog(*counts, buf, getpid(), kid, 1);
+	lfd = *fd >= 0 ? tp_open("sys_enter", *fd) : *fd;
+	if (lfd < 0)
+		check(name, 0, "sleepable copy program on sys_enter: %s: %s",
+		      strerror(-lfd), log_tail());
+	return lfd;
+}
+
 /* A userfaultfd-registered page that is never touched, or NULL */
 static char *uffd_page(int *ufdp)
 {
@@ -769,7 +788,7 @@ static void uffd_word_edge(void)
 {
 	struct uffdio_api api = { .api = UFFD_API };
 	struct uffdio_register reg;
-	int kid = kfunc_id(), ufd, counts, buf, fd, lfd, blocked;
+	int kid = kfunc_id(), ufd, counts, fd, lfd, blocked;
 	unsigned long long copies, ret;
 	pthread_t e;
 	char *m;
@@ -796,15 +815,9 @@ static void uffd_word_edge(void)
 		check("uffd_copy_word_edge", 0, "UFFDIO_REGISTER: %s", strerror(errno));
 		return;
 	}
-	counts = array(16, 4);
-	buf = array(64, 1);
-	fd = copy_prog(counts, buf, getpid(), kid, 1);
-	lfd = fd >= 0 ? tp_open("sys_enter", fd) : fd;
-	if (lfd < 0) {
-		check("uffd_copy_word_edge", 0, "kfunc copy program on sys_enter: %s: %s",
-		      strerror(-lfd), log_tail());
+	lfd = copy_on_sys_enter(kid, &counts, &fd, "uffd_copy_word_edge");
+	if (lfd < 0)
 		return;
-	}
 	pthread_create(&e, NULL, task_e, NULL);
 	blocked = uffd_wait(ufd, 10000);
 	copies = counter_at(counts, 1, 1);
@@ -829,7 +842,7 @@ static void uffd(void)
 	struct pollfd pfd;
 	struct uffd_msg msg;
 	pthread_t a, b, c;
-	int ufd, counts, buf, fd, lfd, blocked, i;
+	int ufd, counts, fd, lfd, blocked, i;
 	long long t0, t_close;
 	__u64 misses;
 	char *src;
@@ -848,15 +861,9 @@ static void uffd(void)
 		check("uffd_blocked", 0, "UFFDIO_REGISTER: %s", strerror(errno));
 		return;
 	}
-	counts = array(16, 4);
-	buf = array(64, 1);
-	fd = copy_prog(counts, buf, getpid(), 0, 1);
-	lfd = fd >= 0 ? tp_open("sys_enter", fd) : fd;
-	if (lfd < 0) {
-		check("uffd_blocked", 0, "sleepable copy program on sys_enter: %s: %s",
-		      strerror(-lfd), log_tail());
+	lfd = copy_on_sys_enter(0, &counts, &fd, "uffd_blocked");
+	if (lfd < 0)
 		return;
-	}
 	pthread_create(&b, NULL, task_b, NULL);
 	pthread_create(&a, NULL, task_a, NULL);
 	pfd.fd = ufd;
@@ -987,7 +994,7 @@ static void *task_d(void *arg)
 static void pinned(void)
 {
 	pthread_t t[HOPPERS], c, d;
-	int counts, buf, fd, lfd, i, bad = 0, kid, ufd, blocked, waited;
+	int counts, fd, lfd, i, bad = 0, kid, ufd, blocked, waited;
 	__u64 misses, runs, want = (__u64)HOPPERS * HOPS * HOP_CALLS;
 	long long t0;
 
@@ -996,14 +1003,9 @@ static void pinned(void)
 		check("pinned_offline", 0, "fewer than 2 CPUs online");
 		return;
 	}
-	counts = array(16, 4);
-	buf = array(64, 1);
 	kid = kfunc_id();
-	fd = copy_prog(counts, buf, getpid(), kid > 0 ? kid : 0, 1);
-	lfd = fd >= 0 ? tp_open("sys_enter", fd) : fd;
+	lfd = copy_on_sys_enter(kid > 0 ? kid : 0, &counts, &fd, "pinned_runs");
 	if (lfd < 0) {
-		check("pinned_runs", 0, "sleepable copy program on sys_enter: %s: %s",
-		      strerror(-lfd), log_tail());
 		check("pinned_offline", 0, "no program");
 		return;
 	}
