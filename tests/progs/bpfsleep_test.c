@@ -66,12 +66,13 @@
  *
  * pinned: a sleepable raw_tp program on sys_enter counts getppid() and
  * copies openat()'s path while 4 threads hop between CPU 0 and CPU 1
- * (sched_setaffinity() before each batch of calls, 2 threads per CPU, so
- * that runs are preempted with migration disabled):
+ * (sched_setaffinity() before each batch of calls, 2 threads per CPU):
  *   pinned_runs        every getppid() is counted, no recursion miss
- *   pinned_offline     taking CPU 1 offline and back online returns
- *                      within 20 s (it waits until no task pinned to it
- *                      is left: a count of pinned tasks that leaked would
+ *   pinned_offline     task D's run sleeps on CPU 1 on a userfaultfd page,
+ *                      migration disabled: taking CPU 1 offline still waits
+ *                      after 1 s (until no task pinned to it is left), and
+ *                      ends with CPU 1 back online within 20 s once D is
+ *                      resumed (a count of pinned tasks that leaked would
  *                      make it wait forever)
  */
 #define _GNU_SOURCE
@@ -716,8 +717,12 @@ static int copy_on_sys_enter(int kid, int *counts, int *fd, const char *name)
 	return lfd;
 }
 
-/* A userfaultfd-registered page that is never touched, or NULL */
-static char *uffd_page(int *ufdp)
+/*
+ * A private anonymous mapping of @pages pages whose last page is
+ * registered with a new userfaultfd (*ufdp) and never touched: the page,
+ * or NULL (errno says why).
+ */
+static char *uffd_page(int *ufdp, int pages)
 {
 	struct uffdio_api api = { .api = UFFD_API };
 	struct uffdio_register reg;
@@ -727,12 +732,15 @@ static char *uffd_page(int *ufdp)
 	ufd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
 	if (ufd < 0 || ioctl(ufd, UFFDIO_API, &api))
 		return NULL;
-	p = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = mmap(NULL, pages * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	p += (pages - 1) * pg;
 	memset(&reg, 0, sizeof(reg));
 	reg.range.start = (unsigned long)p;
 	reg.range.len = pg;
 	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
-	if (p == MAP_FAILED || ioctl(ufd, UFFDIO_REGISTER, &reg))
+	if (ioctl(ufd, UFFDIO_REGISTER, &reg))
 		return NULL;
 	*ufdp = ufd;
 	return p;
@@ -762,14 +770,12 @@ static int uffd_fill(int ufd, char *page, const char *path)
 	return ioctl(ufd, UFFDIO_COPY, &copy) ? -errno : 0;
 }
 
-static volatile int e_done;
 static char *e_path;
 
 static void *task_e(void *arg)
 {
 	(void)arg;
 	syscall(SYS_openat, AT_FDCWD, e_path, O_RDONLY);
-	e_done = 1;
 	return NULL;
 }
 
@@ -786,35 +792,24 @@ static void *task_e(void *arg)
  */
 static void uffd_word_edge(void)
 {
-	struct uffdio_api api = { .api = UFFD_API };
-	struct uffdio_register reg;
 	int kid = kfunc_id(), ufd, counts, fd, lfd, blocked;
 	unsigned long long copies, ret;
 	pthread_t e;
-	char *m;
+	char *upg;
 
 	if (kid <= 0) {
 		printf("check uffd_copy_word_edge skip no bpf_copy_from_user_str() kfunc (patch 0019)\n");
 		return;
 	}
-	ufd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-	m = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (ufd < 0 || ioctl(ufd, UFFDIO_API, &api) || m == MAP_FAILED) {
-		check("uffd_copy_word_edge", 0, "userfaultfd or mmap: %s", strerror(errno));
+	upg = uffd_page(&ufd, 2);
+	if (!upg) {
+		check("uffd_copy_word_edge", 0, "userfaultfd page: %s", strerror(errno));
 		return;
 	}
-	e_path = m + pg - 57;
+	e_path = upg - 57;
 	memset(e_path, 'w', 56);
 	e_path[0] = '/';
 	e_path[56] = '\0';
-	memset(&reg, 0, sizeof(reg));
-	reg.range.start = (unsigned long)(m + pg);
-	reg.range.len = pg;
-	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
-	if (ioctl(ufd, UFFDIO_REGISTER, &reg)) {
-		check("uffd_copy_word_edge", 0, "UFFDIO_REGISTER: %s", strerror(errno));
-		return;
-	}
 	lfd = copy_on_sys_enter(kid, &counts, &fd, "uffd_copy_word_edge");
 	if (lfd < 0)
 		return;
@@ -826,7 +821,7 @@ static void uffd_word_edge(void)
 	      "at the first fault on the page after the path (%s), the program's copies: %llu, copy ret %lld (want 1, 57)",
 	      blocked ? "seen" : "none in 10 s", copies, (long long)ret);
 	if (blocked)
-		uffd_fill(ufd, m + pg, "");
+		uffd_fill(ufd, upg, "");
 	/* closing the userfaultfd wakes a fault that came later */
 	close(ufd);
 	close(lfd);
@@ -836,29 +831,14 @@ static void uffd_word_edge(void)
 
 static void uffd(void)
 {
-	struct uffdio_api api = { .api = UFFD_API };
-	struct uffdio_register reg;
-	struct uffdio_copy copy;
-	struct pollfd pfd;
-	struct uffd_msg msg;
 	pthread_t a, b, c;
-	int ufd, counts, fd, lfd, blocked, i;
+	int ufd, counts, fd, lfd, blocked, i, ret;
 	long long t0, t_close;
 	__u64 misses;
-	char *src;
 
-	ufd = syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK);
-	if (ufd < 0 || ioctl(ufd, UFFDIO_API, &api)) {
-		check("uffd_blocked", 0, "userfaultfd: %s", strerror(errno));
-		return;
-	}
-	upage = mmap(NULL, pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	memset(&reg, 0, sizeof(reg));
-	reg.range.start = (unsigned long)upage;
-	reg.range.len = pg;
-	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
-	if (upage == MAP_FAILED || ioctl(ufd, UFFDIO_REGISTER, &reg)) {
-		check("uffd_blocked", 0, "UFFDIO_REGISTER: %s", strerror(errno));
+	upage = uffd_page(&ufd, 1);
+	if (!upage) {
+		check("uffd_blocked", 0, "userfaultfd page: %s", strerror(errno));
 		return;
 	}
 	lfd = copy_on_sys_enter(0, &counts, &fd, "uffd_blocked");
@@ -866,11 +846,7 @@ static void uffd(void)
 		return;
 	pthread_create(&b, NULL, task_b, NULL);
 	pthread_create(&a, NULL, task_a, NULL);
-	pfd.fd = ufd;
-	pfd.events = POLLIN;
-	blocked = poll(&pfd, 1, 10000) == 1 &&
-		  read(ufd, &msg, sizeof(msg)) == sizeof(msg) &&
-		  msg.event == UFFD_EVENT_PAGEFAULT;
+	blocked = uffd_wait(ufd, 10000);
 	check("uffd_blocked", blocked && !a_done, "no fault message in 10 s (done %d)", a_done);
 	if (!blocked)
 		return;
@@ -900,14 +876,9 @@ static void uffd(void)
 	      closed ? "returned" : "still blocked", closed ? t_close : now_ms() - t0, a_done);
 	printf("diag: closing the link and the program took %lld ms while A is blocked\n", t_close);
 
-	src = calloc(1, pg);
-	strcpy(src, "/bpfsleep-uffd/resolved");
-	memset(&copy, 0, sizeof(copy));
-	copy.dst = (unsigned long)upage;
-	copy.src = (unsigned long)src;
-	copy.len = pg;
-	if (ioctl(ufd, UFFDIO_COPY, &copy))
-		printf("diag: UFFDIO_COPY: %s\n", strerror(errno));
+	ret = uffd_fill(ufd, upage, "/bpfsleep-uffd/resolved");
+	if (ret)
+		printf("diag: UFFDIO_COPY: %s\n", strerror(-ret));
 	for (i = 0; i < 100 && !a_done; i++)
 		usleep(100000);
 	check("uffd_resolved", a_done && a_ret < 0 && counter_at(counts, 1, 1) == 1 &&
@@ -1035,7 +1006,7 @@ static void pinned(void)
 	 * return.
 	 */
 	cpu1_online_fd = open("/sys/devices/system/cpu/cpu1/online", O_WRONLY);
-	d_page = uffd_page(&ufd);
+	d_page = uffd_page(&ufd, 1);
 	if (cpu1_online_fd < 0 || !d_page) {
 		check("pinned_offline", 0, "cpu1/online or userfaultfd: %s", strerror(errno));
 		return;
