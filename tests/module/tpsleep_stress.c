@@ -56,6 +56,20 @@
  *	Report what B saw on the last such call.
  *   bad_disarm
  *	Unregister B and synchronize.
+ *   ord_arm TGID
+ *	Register O, an ordinary probe on sys_enter (tracepoint_probe_register_prio()
+ *	with TRACEPOINT_DEFAULT_PRIO - 1: after F in the probe array), as
+ *	lttng-modules registers its syscall probe: its data is kmalloc()ed,
+ *	carries a magic word and counts the sys_enter calls of TGID.  A call
+ *	that finds the magic word poisoned is counted apart.
+ *   ord_unreg
+ *	As lttng_session_destroy() does: unregister O, synchronize_rcu()
+ *	only, then poison its data and free it (with KASAN: kfree(), so
+ *	that a later call is reported; without KASAN the poisoned data is
+ *	kept until ord_report, so that a later call is counted).
+ *   ord_report
+ *	Report O's calls seen with poisoned data (poisoned=N) and free what
+ *	ord_unreg kept, after tracepoint_synchronize_unregister().
  *   hang_arm
  *	Register a sleepable probe on sys_enter that, on the writer's thread
  *	group's next getppid(), blocks until the task gets a fatal signal or
@@ -376,6 +390,119 @@ static void tpss_cmd_fault_disarm(struct tpss_file *tf)
 	mutex_unlock(&tpss_fault_mutex);
 }
 
+/* ---- ord: an ordinary probe whose data is freed as lttng-modules does ---- */
+
+#define TPSS_ORD_MAGIC	0x74706f72646d6167ULL
+#define TPSS_ORD_POISON	0x6b
+
+struct tpss_ord {
+	u64 magic;
+	pid_t tgid;
+	atomic_long_t calls;
+};
+
+static DEFINE_MUTEX(tpss_ord_mutex);
+static struct tpss_ord *tpss_ord;	/* registered, under tpss_ord_mutex */
+static struct tpss_ord *tpss_ord_kept;	/* poisoned, freed by ord_report */
+static atomic_long_t tpss_ord_poisoned;
+
+static void tpss_ord_probe(void *data, struct pt_regs *regs, long id)
+{
+	struct tpss_ord *o = data;
+
+	/* Freed data: a KASAN report here; poisoned data: counted. */
+	if (READ_ONCE(o->magic) != TPSS_ORD_MAGIC) {
+		atomic_long_inc(&tpss_ord_poisoned);
+		return;
+	}
+	if (current->tgid == o->tgid)
+		atomic_long_inc(&o->calls);
+}
+
+static void tpss_cmd_ord_arm(struct tpss_file *tf, pid_t tgid)
+{
+	struct tpss_ord *o;
+	int ret = -EBUSY;
+
+	mutex_lock(&tpss_ord_mutex);
+	if (!tpss_ord) {
+		o = kzalloc(sizeof(*o), GFP_KERNEL);
+		ret = -ENOMEM;
+		if (o) {
+			o->magic = TPSS_ORD_MAGIC;
+			o->tgid = tgid;
+			atomic_long_set(&tpss_ord_poisoned, 0);
+			ret = tracepoint_probe_register_prio(tp_sys_enter,
+							     tpss_ord_probe, o,
+							     TRACEPOINT_DEFAULT_PRIO - 1);
+			if (ret)
+				kfree(o);
+			else
+				tpss_ord = o;
+		}
+	}
+	mutex_unlock(&tpss_ord_mutex);
+	tpss_out(tf, "ord_arm reg=%d\n", ret);
+}
+
+static void tpss_cmd_ord_unreg(struct tpss_file *tf)
+{
+	struct tpss_ord *o;
+	s64 start = 0, end = 0;
+	long calls = -1;
+	int unreg = -ENOENT;
+
+	mutex_lock(&tpss_ord_mutex);
+	o = tpss_ord;
+	if (o) {
+		start = ktime_get_ns();
+		unreg = tracepoint_probe_unregister(tp_sys_enter,
+						    tpss_ord_probe, o);
+		/* All that lttng_session_destroy() waits for. */
+		synchronize_rcu();
+		end = ktime_get_ns();
+		calls = atomic_long_read(&o->calls);
+		memset(o, TPSS_ORD_POISON, sizeof(*o));
+		tpss_ord = NULL;
+		if (IS_ENABLED(CONFIG_KASAN)) {
+			kfree(o);
+		} else {
+			kfree(tpss_ord_kept);
+			tpss_ord_kept = o;
+		}
+	}
+	mutex_unlock(&tpss_ord_mutex);
+	tpss_out(tf, "ord_unreg unreg=%d calls=%ld kasan=%d unreg_start_ns=%lld sync_ret_ns=%lld\n",
+		 unreg, calls, IS_ENABLED(CONFIG_KASAN), start, end);
+}
+
+static void tpss_cmd_ord_report(struct tpss_file *tf)
+{
+	mutex_lock(&tpss_ord_mutex);
+	tpss_out(tf, "ord_report poisoned=%ld registered=%d\n",
+		 atomic_long_read(&tpss_ord_poisoned), !!tpss_ord);
+	if (tpss_ord_kept) {
+		tracepoint_synchronize_unregister();
+		kfree(tpss_ord_kept);
+		tpss_ord_kept = NULL;
+	}
+	mutex_unlock(&tpss_ord_mutex);
+}
+
+static void tpss_ord_exit(void)
+{
+	mutex_lock(&tpss_ord_mutex);
+	if (tpss_ord)
+		tracepoint_probe_unregister(tp_sys_enter, tpss_ord_probe,
+					    tpss_ord);
+	tracepoint_synchronize_unregister();
+	kfree(tpss_ord);
+	tpss_ord = NULL;
+	kfree(tpss_ord_kept);
+	tpss_ord_kept = NULL;
+	mutex_unlock(&tpss_ord_mutex);
+}
+
 /* ---- plain_reg: a 0->1->0 transition on an unrelated tracepoint ---- */
 
 static DEFINE_MUTEX(tpss_plain_mutex);
@@ -600,6 +727,7 @@ static int tpss_cmd_bad_arm(struct tpss_file *tf, const char *mode)
 
 	if (!sleepy && strcmp(mode, "nofault"))
 		return -EINVAL;
+	tpss_ord_exit();
 	mutex_lock(&tpss_bad_mutex);
 	tpss_bad_unregister();
 	memset(b, 0, sizeof(*b));
@@ -707,6 +835,14 @@ static int tpss_run(struct tpss_file *tf, char *cmd)
 		tpss_cmd_fault_unreg(tf);
 	} else if (!strcmp(cmd, "fault_disarm")) {
 		tpss_cmd_fault_disarm(tf);
+	} else if (sscanf(cmd, "ord_arm %d", &tgid) == 1) {
+		if (tgid <= 0)
+			return -EINVAL;
+		tpss_cmd_ord_arm(tf, tgid);
+	} else if (!strcmp(cmd, "ord_unreg")) {
+		tpss_cmd_ord_unreg(tf);
+	} else if (!strcmp(cmd, "ord_report")) {
+		tpss_cmd_ord_report(tf);
 	} else if (!strcmp(cmd, "plain_reg")) {
 		tpss_cmd_plain_reg(tf);
 	} else if (!strcmp(cmd, "prio_reg")) {

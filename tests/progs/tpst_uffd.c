@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tpst_uffd resolve|kill|usermode|signal|signal_noprobe|hang: a sleepable
+ * tpst_uffd resolve|kill|usermode|signal|signal_noprobe|ordinary|hang: a sleepable
  * probe that faults on a userfaultfd page (needs tpsleep_stress.ko and
  * may-sleep sys_enter; signal_noprobe needs neither; resolve also loads
  * /tests/modules/tpsleep_events.ko itself).
@@ -95,6 +95,25 @@
  *                         and openat() returned -ENOENT
  *   signal_noprobe  the same without a probe: the fault is openat()'s own
  *            getname() (the kernel's behaviour without the series)
+ *   ordinary the 6.1 contract of an ordinary probe on a may-sleep
+ *            tracepoint, as lttng-modules relies on it: O, an ordinary
+ *            probe on sys_enter after F in the probe array, with kmalloc()ed
+ *            data (tpsleep_stress "ord_arm"), is unregistered while F is
+ *            blocked in the openat() of this process; synchronize_rcu(),
+ *            then its data is poisoned and freed ("ord_unreg"); then the
+ *            fault is resolved:
+ *              entered       F ran preemptible and the uffd reported it
+ *              live          O counted this process's system calls
+ *              unreg_prompt  the unregistration and synchronize_rcu()
+ *                            returned while F was still blocked (the
+ *                            contract costs the caller no Tasks Trace
+ *                            wait)
+ *              no_stale_call once the openat() returned, O had never been
+ *                            called with the poisoned data (with KASAN
+ *                            the data is freed: a call is a KASAN
+ *                            report, which fails the run)
+ *              complete      openat() returned ENOENT, F copied the path
+
  *   hang     tpsleep_stress "hang_arm", then getppid(): the probe never
  *            returns (harness test: the guest must be killed at its
  *            timeout)
@@ -867,6 +886,64 @@ static int do_kill(void)
 	return tpst_failed;
 }
 
+/* ---- ordinary ---- */
+
+static int do_ordinary(void)
+{
+	char res[2048], arm[256], unreg[512], rep[256], fin[2048];
+	unsigned long long fault_addr;
+	int fd, uffd, blocked;
+
+	uffd = uffd_setup(0, &page);
+	fd = tpss_open();
+	if (tpss_do(fd, res, sizeof(res), "fault_arm %d %lx %zu", getpid(),
+		    (unsigned long)(uintptr_t)page, flen) ||
+	    tpst_num(res, "reg", -1)) {
+		tpst_check("entered", 0, "fault_arm: %s", res);
+		return 1;
+	}
+	if (tpss_do(fd, arm, sizeof(arm), "ord_arm %d", getpid()) ||
+	    tpst_num(arm, "reg", -1)) {
+		tpst_check("live", 0, "ord_arm: %s", arm);
+		tpss_do(fd, fin, sizeof(fin), "fault_disarm");
+		return 1;
+	}
+	if (pthread_create(&op_f.thread, NULL, faulter, &op_f))
+		tpst_die("pthread_create");
+	fault_addr = uffd_msg(uffd, 10000);
+	tpss_do(fd, res, sizeof(res), "fault_wait");
+	check_entered(res, fault_addr);
+	/* As lttng_session_destroy(): unregister, synchronize_rcu(), free. */
+	tpss_do(fd, unreg, sizeof(unreg), "ord_unreg");
+	tpss_do(fd, res, sizeof(res), "fault_snap");
+	blocked = tpst_num(res, "returned", 1) == 0 && !flag_get(&op_f.done);
+	tpst_check("live", tpst_num(unreg, "calls", 0) > 0,
+		   "O saw no system call of this process: %s", unreg);
+	tpst_check("unreg_prompt", tpst_num(unreg, "unreg", -1) == 0 && blocked,
+		   "want unreg=0 returned while F is blocked (F returned=%lld, openat done=%d): %s",
+		   tpst_num(res, "returned", -1), flag_get(&op_f.done), unreg);
+	sleep_ms(200);
+	if (uffd_resolve(uffd))
+		tpst_check("complete", 0, "UFFDIO_COPY failed");
+	if (!wait_flag(&op_f.done, 10000)) {
+		tpst_check("complete", 0, "openat() did not return within 10 s of the resolution");
+		_exit(1);
+	}
+	pthread_join(op_f.thread, NULL);
+	tpss_do(fd, fin, sizeof(fin), "fault_disarm");
+	tpss_do(fd, rep, sizeof(rep), "ord_report");
+	tpst_check("no_stale_call", tpst_num(rep, "poisoned", -1) == 0,
+		   "O was called %lld times with the data freed after its unregistration and synchronize_rcu() (kasan=%lld)",
+		   tpst_num(rep, "poisoned", -1), tpst_num(unreg, "kasan", -1));
+	tpst_check("complete", op_f.ret == -1 && op_f.err == ENOENT &&
+		   expect_bytes(fin),
+		   "openat() = %ld (%s), want ENOENT and F's exact bytes: %s",
+		   op_f.ret, strerror(op_f.err), fin);
+	close(fd);
+	close(uffd);
+	return tpst_failed;
+}
+
 /* ---- usermode ---- */
 
 static int do_usermode(void)
@@ -1053,12 +1130,14 @@ int main(int argc, char **argv)
 		return do_kill();
 	if (!strcmp(mode, "usermode"))
 		return do_usermode();
+	if (!strcmp(mode, "ordinary"))
+		return do_ordinary();
 	if (!strcmp(mode, "hang"))
 		return do_hang();
 	if (!strcmp(mode, "signal"))
 		return do_signal(1);
 	if (!strcmp(mode, "signal_noprobe"))
 		return do_signal(0);
-	fprintf(stderr, "usage: tpst_uffd resolve|kill|usermode|signal|signal_noprobe|hang\n");
+	fprintf(stderr, "usage: tpst_uffd resolve|kill|usermode|signal|signal_noprobe|ordinary|hang\n");
 	return 2;
 }

@@ -15,7 +15,7 @@
 #          events, BPF, userfaultfd, the test modules (tpst_priv); "# priv
 #          NAME errno=E" lines for the comparison.
 #  uffd    a sleepable probe blocked on a userfaultfd page (tpst_uffd
-#          resolve, kill, usermode, signal); SKIP without may-sleep
+#          resolve, kill, usermode, signal, ordinary); SKIP without may-sleep
 #          sys_enter.  resolve.lock_free.*: operations that must neither
 #          wait for the blocked probe nor take longer than 100 ms meanwhile
 #          (a 2->1 unregistration on sys_enter, closing a perf tracepoint
@@ -271,6 +271,7 @@ lock_free.prio_unreg lock_free.perf_close lock_free.first_reg
 lock_free.ftrace_enable lock_free.ftrace_disable lock_free.insmod lock_free.rmmod"
 K="entered blocked killed unreg_waits copy_failed"
 U="not_blocked efault syscall"
+O="entered live unreg_prompt no_stale_call complete"
 st_tracing_clean
 if has_feature syscalls; then
 	# shellcheck disable=SC2086 # word lists
@@ -292,6 +293,15 @@ else
 		ktap_skip_all stress.uffd.usermode "$NEED_SYS" $U
 		ktap_skip_all stress.uffd.signal "$NEED_SYS" completes
 	}
+fi
+# An ordinary probe freed as lttng-modules frees it (KASAN: a stale call
+# is a report): where ordinary probes sit beside sleeping ones.
+# shellcheck disable=SC2086 # word list
+if has_feature tpmode; then
+	st_run 120 $W/uffd-ordinary.out $BIN/tpst_uffd ordinary
+	st_checks stress.uffd.ordinary $W/uffd-ordinary.out $? $O
+else
+	ktap_skip_all stress.uffd.ordinary "needs the follow-up's ordinary probes beside sleeping ones on sys_enter (feature tpmode)" $O
 fi
 # The same signal without a probe (openat()'s own fault): every kernel.
 st_run 120 $W/uffd-signal-noprobe.out $BIN/tpst_uffd signal_noprobe

@@ -37,6 +37,13 @@
 #  ustr.knob_max      165: a 200-byte path is cut at 165 and marked
 #  ustr.knob_einval   166 is refused with EINVAL, the value stays
 #  ustr.knob_instance an instance's value applies to its own buffer only
+#  ustr.switch_exactly_once  (feature ustrsleep) N getppid() calls while
+#                     instance A's knob goes 0 <-> 63 and instance B's
+#                     sys_enter_openat is enabled and disabled, in loops
+#                     (each a switch of the instance's sys_enter probe
+#                     between the one that sleeps and the other): as many
+#                     records in each as in instance C, whose probe never
+#                     switches (N, and the exec'ing shell's own call)
 # Sourced by run-checks.sh after ktap.sh; busybox sh, POSIX only.
 set -u
 
@@ -297,6 +304,71 @@ if has_feature ubufsize; then
 	us_clean
 else
 	ktap_skip_all ustr "$NEED_KNOB" knob_default knob_off knob_cut knob_max knob_einval knob_instance
+fi
+
+# --- the probe switch calls each probe once per system call (0011) ------
+# Instance A records sys_enter_getppid and sys_enter_openat (strings), and
+# its knob goes 0 <-> 63 in a loop: its sys_enter probe is replaced by the
+# one that sleeps and back.  Instance B records sys_enter_getppid, and its
+# sys_enter_openat is enabled and disabled in a loop: the same switch for
+# B's probe.  Meanwhile one process makes EO_N getppid() calls; each
+# instance, filtered on its pid, must hold as many records as instance C,
+# whose probe never switches (the shell that execs the program makes a
+# call of its own), and C at least EO_N.
+EO_N=30000
+NEED_SW="needs the follow-up patch 'tracing: syscalls: sleep in the enter probes only while strings are copied' (feature ustrsleep)"
+if has_feature ustrsleep; then
+	A=$T/instances/eo_a
+	B=$T/instances/eo_b
+	C=$T/instances/eo_c
+	rmdir $A $B $C 2>/dev/null
+	mkdir $A $B $C
+	rm -f $W/eo.stop $W/eo.a $W/eo.b
+	for i in $A $B $C; do
+		echo 4096 > $i/buffer_size_kb
+		echo 1 > $i/events/syscalls/sys_enter_getppid/enable
+	done
+	echo 1 > $A/events/syscalls/sys_enter_openat/enable
+	( while [ ! -e $W/eo.stop ]; do
+		echo 0 > $A/syscall_user_buf_size
+		echo 63 > $A/syscall_user_buf_size
+		echo x >> $W/eo.a
+	done ) &
+	eo_pa=$!
+	( while [ ! -e $W/eo.stop ]; do
+		echo 1 > $B/events/syscalls/sys_enter_openat/enable
+		echo 0 > $B/events/syscalls/sys_enter_openat/enable
+		echo x >> $W/eo.b
+	done ) &
+	eo_pb=$!
+	sh -c "for i in $A $B $C; do echo \$\$ > \$i/set_event_pid; done; exec tp_syscalls $EO_N" > $W/eo.out 2>&1
+	eo_rc=$?
+	touch $W/eo.stop
+	wait $eo_pa $eo_pb
+	for i in $A $B $C; do echo 0 > $i/tracing_on; done
+	grep -m 2 'sys_getppid()' $C/trace | sed 's/^/  eo first: /'
+	grep 'sys_getppid()' $C/trace | tail -n 1 | sed 's/^/  eo last: /'
+	ca=$(grep -c 'sys_getppid()' $A/trace)
+	cb=$(grep -c 'sys_getppid()' $B/trace)
+	cc=$(grep -c 'sys_getppid()' $C/trace)
+	sa=$(wc -l < $W/eo.a)
+	sb=$(wc -l < $W/eo.b)
+	lost=$(cat $A/per_cpu/cpu*/stats $B/per_cpu/cpu*/stats $C/per_cpu/cpu*/stats | awk '/^overrun:/ { s += $2 } END { print s + 0 }')
+	ktap_diag "ustr.switch_exactly_once: $EO_N getppid(): A $ca records over $sa knob cycles, B $cb over $sb enable cycles, C (no switch) $cc, overrun $lost"
+	if [ $eo_rc = 0 ] && [ "$ca" = "$cc" ] && [ "$cb" = "$cc" ] && [ "$cc" -ge $EO_N ] &&
+	   [ "$lost" = 0 ] && [ "$sa" -ge 2 ] && [ "$sb" -ge 2 ]; then
+		ktap_pass ustr.switch_exactly_once
+	else
+		ktap_fail ustr.switch_exactly_once "want C's count (>= $EO_N) in each instance: A $ca, B $cb, C $cc (switch cycles $sa, $sb; overrun $lost; tp_syscalls rc $eo_rc)"
+	fi
+	for i in $A $B $C; do
+		echo 0 > $i/events/enable
+		echo > $i/set_event_pid
+		echo > $i/trace
+		rmdir $i
+	done
+else
+	ktap_skip ustr.switch_exactly_once "$NEED_SW"
 fi
 
 # --- bad pointers: the same result with the event off and on, everywhere --

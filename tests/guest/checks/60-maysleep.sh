@@ -37,6 +37,14 @@
 #                               workers on every CPU: no wrong data, the
 #                               sleeping one always preemptible, the normal
 #                               one never
+#  maysleep.ordinary.*          (feature tpmode) an ordinary probe after a
+#                               sleeping one on sys_enter, kmalloc()ed data,
+#                               unregistered, synchronize_rcu(), data
+#                               poisoned and freed while the sleeping probe
+#                               is blocked on a userfaultfd page: never
+#                               called with the poisoned data after the
+#                               fault is resolved (tpst_uffd ordinary; the
+#                               lttng-modules contract)
 #  maysleep.park_2to1.*, maysleep.park_1to0to1.*  (core) a hand-written
 #                               caller of tpst_maysleep parked between
 #                               loading the first probe's data and the static
@@ -223,6 +231,26 @@ if has_feature tpmode; then
 else
 	ktap_skip_all maysleep.transitions_mixed "needs the follow-up's probes that sleep or not on one tracepoint (feature tpmode)" run calls data preemptible
 fi
+# --- an ordinary probe's data freed as lttng-modules frees it ------------
+ORD="entered live unreg_prompt no_stale_call complete"
+if has_feature tpmode; then
+	if insmod /tests/modules/tpsleep_stress.ko > $W/insmod-stress.out 2>&1; then
+		ms_run $W/ordinary.out tpst_uffd ordinary
+		# shellcheck disable=SC2086 # word list
+		ktap_check_lines maysleep.ordinary $W/ordinary.out $? $ORD
+		rmmod tpsleep_stress || echo "  rmmod tpsleep_stress failed"
+	else
+		# shellcheck disable=SC2086
+		ktap_skip_all maysleep.ordinary "insmod tpsleep_stress: $(tr '\n' ' ' < $W/insmod-stress.out)" $ORD
+		ktap_fail maysleep.ordinary_module "insmod tpsleep_stress: $(tr '\n' ' ' < $W/insmod-stress.out)"
+	fi
+else
+	# The six refuse an ordinary probe on sys_enter (maysleep.matrix);
+	# baseline has no sleeping probe.
+	# shellcheck disable=SC2086
+	ktap_skip_all maysleep.ordinary "needs the follow-up's ordinary probes beside sleeping ones on sys_enter (feature tpmode)" $ORD
+fi
+
 for m in 2to1 1to0to1; do
 	if has_feature tpmode; then
 		ktap_skip_all maysleep.park_$m "feature tpmode: a caller disables preemption from loading the data to the static call, no caller can park there (see maysleep.transitions_mixed)" parked data preemptible direct nonblocking
