@@ -1,7 +1,8 @@
 #!/bin/bash
 # hygiene.sh: the cheap series checks, run before any build so that a
 # broken series fails in seconds: series <-> patches/ consistency, one
-# patch format, checkpatch, fuzz-0 apply of the whole series.
+# patch format, README.md a reference of at most 300 lines (the rest is
+# in docs/), checkpatch, fuzz-0 apply of the whole series.
 . "$(dirname "$0")/lib.sh"
 fail=0
 listed=$(series_patches faulting)
@@ -29,7 +30,15 @@ for p in $listed; do
 		echo "$p: a diff header without a/ b/ paths"; fail=1
 	fi
 done
-[ "$fail" = 0 ] || die "series hygiene failed (see above)"
-echo "hygiene: $(printf '%s\n' "$listed" | wc -l) patches, series and patches/ agree, one format"
+# README.md is a reference: the design, the measurements and the test
+# catalogue live in docs/ (design.md, measurements.md, tests.md).
+README_MAX=300
+readme_lines=$(wc -l < "$TOP/README.md")
+if [ "$readme_lines" -gt "$README_MAX" ]; then
+	echo "README.md has $readme_lines lines, more than $README_MAX: move the details to docs/ (design.md, measurements.md, tests.md)"
+	fail=1
+fi
+[ "$fail" = 0 ] || die "hygiene failed (see above)"
+echo "hygiene: $(printf '%s\n' "$listed" | wc -l) patches, series and patches/ agree, one format; README.md $readme_lines lines (at most $README_MAX)"
 "$TOP/scripts/checkpatch.sh"
 "$TOP/scripts/tree.sh" faulting
