@@ -1,6 +1,7 @@
 #!/bin/bash
 # checkpatch.sh: the tree's own checkpatch.pl --strict on every patch of the
-# series (and, with --file, on the test module sources).  0 errors and 0
+# series (and, with --file, on the test module sources), run from the
+# pristine linux-source-6.1 tree (not from this repository).  0 errors and 0
 # warnings, except the findings listed in scripts/checkpatch-allowlist.
 . "$(dirname "$0")/lib.sh"
 "$TOP/scripts/tree.sh" baseline >/dev/null
@@ -12,7 +13,10 @@ trap 'rm -f "$seen"' EXIT
 check() {	# check NAME checkpatch-args...
 	local name=$1 out line type
 	shift
-	out=$(perl "$cp" --strict --terse --show-types --no-summary "$@" 2>&1 || true)
+	# From the pristine tree, as a maintainer runs it on a patch: no git
+	# repository there (the commit-id checks then read the message as
+	# written), and no context line of ours taken for a source line.
+	out=$(cd "$PRISTINE" && perl "$cp" --strict --terse --show-types --no-summary "$@" 2>&1 || true)
 	while IFS= read -r line; do
 		case "$line" in *": ERROR:"*|*": WARNING:"*) ;; *) continue ;; esac
 		type=$(printf '%s\n' "$line" | sed -E 's/.*: (ERROR|WARNING):([A-Z_0-9]+):.*/\2/')
