@@ -5,7 +5,7 @@ VARIANT ?= patched
 VARIANTS ?= baseline patched faulting
 SELFTEST_VARIANT ?= baseline
 
-.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect selftest mail bench hitprofile stress sparse
+.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect selftest mail bench hitprofile stress sparse lava lava-run
 
 help:
 	@echo 'Times on this 2-core machine (QEMU TCG), from docs/measurements.md; "not measured" where no figure exists.'
@@ -24,12 +24,14 @@ help:
 	@echo 'make hitprofile one traced openat() of the bench state openat64_bpf_copystr, single-stepped with gdb: instructions per function, baseline-bench vs faulting-bench (after make bench) (40 s)'
 	@echo 'make selftest   show the harness fails loudly: offset, fuzz, reject, guest panic, hang, WARN (97 s)'
 	@echo 'make stress     KASAN + full-preemption kernels (baseline-stress, patched-stress, faulting-stress): storms, uffd faults, bad pointers, syscall strings under migration, privilege, hang case; build/results/stress.md (three kernels 42 min; faulting-stress alone 13 min)'
+	@echo 'make lava       LAVA job definitions of VARIANT (BISECT=1: one per prefix of the bisect walk) in build/lava, device dictionary for a local QEMU worker, validated when lava-dispatcher is installed (3-4 s a variant; BISECT=1 with two prefix kernels present 12 s)'
+	@echo 'make lava-run   install Debian'"'"'s lava-dispatcher, run VARIANT'"'"'s job with lava-run here, compare LAVA'"'"'s results with our KTAP of the same kernel (faulting 5 min 29 s, the job 325 s of it; the first time 47 s more to install it)'
 	@echo 'make mail       git format-patch: the six in build/mail, the follow-up in build/mail/faulting, cover letters, git am identity check (PREFIX="RFC PATCH v2") (66 s)'
 	@echo 'make hygiene    cheap series checks: series vs patches/, format, README.md <= 300 lines, checkpatch, fuzz-0 apply (not measured)'
 	@echo 'make sparse     sparse on the files the series touches: no new warning versus baseline (not measured)'
 	@echo 'make clean      remove variant trees, objects, logs (keeps pristine tree and ccache) (not measured)'
 	@echo 'make distclean  remove build/ entirely (not measured)'
-	@echo 'Variables: VARIANT=$(VARIANT) VARIANTS="$(VARIANTS)" TIMEOUT=secs ACCEL=auto|tcg|kvm'
+	@echo 'Variables: VARIANT=$(VARIANT) VARIANTS="$(VARIANTS)" TIMEOUT=secs ACCEL=auto|tcg|kvm BISECT=1 (make lava)'
 	@echo 'Docs: README.md (reference), docs/design.md, docs/tests.md, docs/measurements.md'
 deps:
 	scripts/deps.sh
@@ -71,5 +73,9 @@ mail:
 	scripts/mail.sh
 sparse:
 	scripts/sparse.sh
+lava:
+	scripts/lava.sh $(if $(BISECT),--bisect,$(VARIANT))
+lava-run:
+	scripts/lava.sh --run $(VARIANT)
 hygiene:
 	scripts/hygiene.sh

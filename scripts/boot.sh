@@ -2,6 +2,7 @@
 # boot.sh VARIANT: boot the variant's kernel + initramfs in QEMU, console on
 # the first serial port, KTAP results on the second; hard timeout.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/guest.sh"
 VARIANT=${1:?usage: boot.sh VARIANT}
 obj=$(obj_of "$VARIANT")
 # KERNEL: another bzImage (bisect.sh boots a copy while it builds the next)
@@ -16,31 +17,16 @@ console=$LOGS/console-$VARIANT.log
 results=$LOGS/results-$VARIANT.ktap
 rm -f "$console" "$results"
 
-# /dev/kvm can exist as a backend that cannot run our kernel, and probes
-# such as KVM_CREATE_VM say yes there: trust KVM only with a real
-# vmx/svm host module loaded.
-accel="tcg,thread=single"
-if [ "${ACCEL:-auto}" = kvm ] || { [ "${ACCEL:-auto}" = auto ] && [ -w /dev/kvm ] &&
-	grep -qwE 'vmx|svm' /proc/cpuinfo && grep -qE '^kvm_(intel|amd) ' /proc/modules; }; then
-	accel=kvm
-fi
-# The checks boot with a syscall event enabled from the command line: early
-# boot enabling (and event_trace_enable_again()'s 1->0->1 transition at
-# early_initcall) of a may-sleep tracepoint; tests/guest/checks/05-*.
-# And with idle=poll: QEMU's pc machine has no _CST, so no cpuidle driver,
-# and the default halt path calls no _rcuidle tracepoint while RCU is not
-# watching; cpu_idle_poll() does (tests/guest/checks/70-rcuidle.sh).
-case "${APPEND:-}" in
-*tpsleep.mode=*|*tpsleep.inject=*) boot_events= ;;
-*) boot_events="trace_event=raw_syscalls:sys_enter idle=poll" ;;
-esac
-stage "boot: qemu -accel $accel, 2 vCPUs, timeout ${TIMEOUT}s, console $console"
+# The machine (CPUs, memory, KVM or TCG) and the kernel command line are
+# those of scripts/guest.sh, which the LAVA jobs (scripts/lava.sh) share.
+accel=$(guest_accel)
+stage "boot: qemu -accel $accel, $GUEST_SMP vCPUs, timeout ${TIMEOUT}s, console $console"
 start=$(date +%s)
 set +e
 timeout --foreground -k 10 "$TIMEOUT" qemu-system-x86_64 \
-	-accel "$accel" -smp 2 -m 2048 -cpu max \
+	-accel "$accel" -smp "$GUEST_SMP" -m "$GUEST_MEM" -cpu "$GUEST_CPU" \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=0 loglevel=7 tpsleep.timeout=$CHECK_TIMEOUT $boot_events ${APPEND:-}" \
+	-append "$(guest_append "$CHECK_TIMEOUT" "${APPEND:-}")" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$console" -serial "file:$results" \
 	${QEMU_EXTRA:-} </dev/null

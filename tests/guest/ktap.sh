@@ -1,10 +1,20 @@
 # KTAP helpers for the guest checks (busybox sh); sourced by run-checks.sh
 # and by every script in checks/.  Results go to $KTAP_OUT (the results
-# serial port, /dev/ttyS1), diagnostics to the console.
+# serial port, /dev/ttyS1; also the console with tpsleep.ktap=console),
+# diagnostics to the console.
 # shellcheck shell=sh
 
 KTAP_OUT=${KTAP_OUT:-/dev/ttyS1}
 KTAP_COUNT_FILE=${KTAP_COUNT_FILE:-/run/ktap.count}
+
+# ktap_line LINE: one line of the results.  With tpsleep.ktap=console on
+# the kernel command line (/init exports KTAP_CONSOLE=1) each line also goes
+# to the console, prefixed "TPSLEEP-KTAP: " for a LAVA monitor
+# (scripts/lava.sh); without it, the results port alone.
+ktap_line() {
+	echo "$1" > "$KTAP_OUT"
+	[ -z "${KTAP_CONSOLE:-}" ] || echo "TPSLEEP-KTAP: $1" > /dev/console
+}
 
 # The helpers keep their variables local: a check's own variables (n, name,
 # out...) must survive a call.
@@ -20,25 +30,25 @@ _ktap_next() {
 ktap_pass() {
 	local _kn
 	_kn=$(_ktap_next)
-	echo "ok $_kn $1" > "$KTAP_OUT"
+	ktap_line "ok $_kn $1"
 	echo "[ktap] ok $_kn $1"
 }
 ktap_fail() {
 	local _kn
 	_kn=$(_ktap_next)
-	[ -n "${2:-}" ] && echo "# $1: $2" > "$KTAP_OUT"
-	echo "not ok $_kn $1" > "$KTAP_OUT"
+	[ -n "${2:-}" ] && ktap_line "# $1: $2"
+	ktap_line "not ok $_kn $1"
 	echo "[ktap] not ok $_kn $1 ${2:-}"
 }
 ktap_skip() {
 	local _kn
 	_kn=$(_ktap_next)
-	echo "ok $_kn $1 # SKIP ${2:?a skip needs a reason}" > "$KTAP_OUT"
+	ktap_line "ok $_kn $1 # SKIP ${2:?a skip needs a reason}"
 	echo "[ktap] skip $_kn $1: $2"
 }
 # ktap_diag TEXT: a comment line in the results
 ktap_diag() {
-	echo "# $*" > "$KTAP_OUT"
+	ktap_line "# $*"
 	echo "[ktap] # $*"
 }
 # ktap_check NAME CMD...: pass if CMD exits 0, else fail with its output

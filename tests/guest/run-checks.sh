@@ -3,7 +3,7 @@
 . /tests/ktap.sh
 per_check=${1:-600}
 echo 0 > "$KTAP_COUNT_FILE"
-echo "KTAP version 1" > "$KTAP_OUT"
+ktap_line "KTAP version 1"
 ktap_diag "variant $(cat /tests/variant), kernel $(uname -r), features: $(tr '\n' ' ' < /tests/features)"
 # tpsleep.checks=A,B on the kernel command line (initramfs/init): only the
 # check scripts whose names start with A or B (an experiment, a quick rerun)
@@ -27,4 +27,4 @@ for c in /tests/checks/*.sh; do
 		ktap_fail "script.${name%.sh}" "exited with status $rc (143 = timeout after ${per_check}s)"
 	fi
 done
-echo "1..$(cat "$KTAP_COUNT_FILE")" > "$KTAP_OUT"
+ktap_line "1..$(cat "$KTAP_COUNT_FILE")"
