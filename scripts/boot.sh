@@ -22,6 +22,10 @@ rm -f "$console" "$results"
 accel=$(guest_accel)
 stage "boot: qemu -accel $accel, $GUEST_SMP vCPUs, timeout ${TIMEOUT}s, console $console"
 start=$(date +%s)
+# While the guest runs: its stage and KTAP counts so far (a line per stage
+# in a log, one updating line on a terminal).
+"$TOP/scripts/progress.sh" "$console" "$results" "$TIMEOUT" $$ &
+progress=$!
 set +e
 timeout --foreground -k 10 "$TIMEOUT" qemu-system-x86_64 \
 	-accel "$accel" -smp "$GUEST_SMP" -m "$GUEST_MEM" -cpu "$GUEST_CPU" \
@@ -31,6 +35,8 @@ timeout --foreground -k 10 "$TIMEOUT" qemu-system-x86_64 \
 	-serial "file:$console" -serial "file:$results" \
 	${QEMU_EXTRA:-} </dev/null
 rc=$?
+kill "$progress" 2>/dev/null
+wait "$progress" 2>/dev/null
 set -e
 secs=$(( $(date +%s) - start ))
 echo "$secs" > "$LOGS/boot-$VARIANT.seconds"
