@@ -5,7 +5,7 @@ VARIANT ?= patched
 VARIANTS ?= baseline patched faulting
 SELFTEST_VARIANT ?= baseline
 
-.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect selftest mail bench hitprofile stress sparse lava lava-run
+.PHONY: help deps tree config build initramfs boot run check demo clean distclean checkpatch hygiene bisect selftest mail bench hitprofile stress sparse lava lava-run results
 
 help:
 	@echo 'Times on this 2-core machine (QEMU TCG), from docs/measurements.md; "not measured" where no figure exists.'
@@ -13,10 +13,10 @@ help:
 	@echo 'make tree       unpack linux-source-6.1 once (read-only), derive VARIANT tree, quilt push, fuzz 0 (first unpack 50 s, then ~3 s a variant)'
 	@echo 'make config     tinyconfig + config-fragments/ via merge_config.sh, verify every option (6-12 s)'
 	@echo 'make build      bzImage + modules of VARIANT (ccache, O=build/obj/VARIANT) (cold 6-7 min, 10 under load; warm ccache ~1 min; no-op 7-12 s)'
-	@echo 'make initramfs  pack busybox, perf, bpftrace, tests/ and test modules for VARIANT (4-7 s)'
+	@echo 'make initramfs  pack busybox, perf, bpftrace, trace-cmd, LTTng, tests/, test modules and lttng-modules for VARIANT (4-7 s, plus lttng-modules: 4-6 min cold, 6-7 s for an unchanged kernel)'
 	@echo 'make boot       boot VARIANT in QEMU and run the guest checks (KTAP) (baseline 2.5 min, patched 3 min, faulting 5 min)'
 	@echo 'make run        all of the above for VARIANT, then the KTAP table (not measured alone; its stages add up to ~3.5-6 min warm, ~9-12 min cold)'
-	@echo 'make demo       main job: build the faulting kernel (the six + follow-up), boot it, show syscall tracing: bpftrace str() vs faultsnoop on non-resident strings (not measured alone; its stages for faulting add up to ~6 min warm, ~12 min cold)'
+	@echo 'make demo       main job: build the faulting kernel (the six + follow-up), boot it, tell what trace-cmd, bpftrace and faultsnoop show of syscall strings in pages never touched, beside the baseline log if there, and the last bench ratios (not measured alone; its stages for faulting add up to ~6 min warm, ~12 min cold)'
 	@echo 'make check      the tests: every stage for each of VARIANTS (default: baseline patched faulting) (in .ci/run: 15 min warm ccache, 39 min cold)'
 	@echo 'make checkpatch checkpatch.pl --strict on the series and test module (allow-list: scripts/checkpatch-allowlist) (not measured)'
 	@echo 'make bisect     every prefix of the series, built incrementally in one tree: apply, build, boot (beside the next build), checks; one table (~100 min)'
@@ -27,7 +27,8 @@ help:
 	@echo 'make lava       LAVA job definitions of VARIANT (BISECT=1: one per prefix of the bisect walk) in build/lava, device dictionary for a local QEMU worker, validated when lava-dispatcher is installed (3-4 s a variant; BISECT=1 with two prefix kernels present 12 s)'
 	@echo 'make lava-run   install Debian'"'"'s lava-dispatcher, run VARIANT'"'"'s job with lava-run here, compare LAVA'"'"'s results with our KTAP of the same kernel (faulting 5 min 29 s, the job 325 s of it; the first time 47 s more to install it)'
 	@echo 'make mail       git format-patch: the six in build/mail, the follow-up in build/mail/faulting, cover letters, git am identity check (PREFIX="RFC PATCH v2") (66 s)'
-	@echo 'make hygiene    cheap series checks: series vs patches/, format, README.md <= 300 lines, checkpatch, fuzz-0 apply (not measured)'
+	@echo 'make results    rewrite the generated tables of docs/measurements.md and README.md from build/results/*.json (check, bench, stress and bisect each update theirs at their end) (about 1 s)'
+	@echo 'make hygiene    cheap series checks: series vs patches/, format, README.md <= 300 lines, test catalogue vs emitted KTAP names, checkpatch, fuzz-0 apply (2 min 11 s)'
 	@echo 'make sparse     sparse on the files the series touches: no new warning versus baseline (not measured)'
 	@echo 'make clean      remove variant trees, objects, logs (keeps pristine tree and ccache) (not measured)'
 	@echo 'make distclean  remove build/ entirely (not measured)'
@@ -52,8 +53,8 @@ demo:
 check:
 	scripts/check.sh $(VARIANTS)
 clean:
-	rm -rf build/trees build/obj build/logs build/initramfs build/modules build/results
-	$(MAKE) -C tests/progs clean
+	rm -rf build/trees build/obj build/logs build/initramfs build/modules build/results build/lttng
+	$(MAKE) -C tests clean
 distclean:
 	chmod -R u+w build 2>/dev/null || true
 	rm -rf build
@@ -79,3 +80,5 @@ lava-run:
 	scripts/lava.sh --run $(VARIANT)
 hygiene:
 	scripts/hygiene.sh
+results:
+	python3 scripts/results.py update

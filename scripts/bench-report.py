@@ -12,11 +12,13 @@ own values.  The targets are the last variant's.  RUNS-DIR/MODE.settings, if the
 mode's heading (how the guests were run).
 
 Writes OUT-DIR/bench.md (table), bench.csv (the table), bench-runs.csv
-(every guest value), bench-plot.dat (for gnuplot); prints bench.md.
+(every guest value), bench-plot.dat (for gnuplot), bench-figures.json (the
+table and the per-hit costs, for scripts/results.py); prints bench.md.
 Exit status 1 if a guest reported an error, a state is missing from a
 run, or a tracer saw fewer sys_enter hits than the benchmark made calls.
 """
 import csv
+import json
 import os
 import re
 import statistics
@@ -202,6 +204,7 @@ def main():
                 f.write('\n\n')
 
     md = []
+    per_hit = {}
     for mode in modes:
         boots = sorted({k[1] for k in data if k[0] == mode})
         meta = next((metas[k] for k in sorted(metas) if k[0] == mode), {})
@@ -250,6 +253,10 @@ def main():
                      and s2 in data.get((mode, i, var), {})]
                 if d:
                     hit[var] = statistics.median(d)
+            if hit:
+                per_hit.setdefault(mode, []).append(
+                    {'state': s1, 'untraced': s2, 'label': label, 'median': hit,
+                     'target': None if mode in NO_TARGET_MODES else tgt})
             if ref in hit and hit[ref] > 0:
                 parts = [f'{ref} {fmt_ns(hit[ref])}']
                 for var in others:
@@ -279,6 +286,24 @@ def main():
     text = '\n'.join(md)
     with open(os.path.join(out_dir, 'bench.md'), 'w') as f:
         f.write(text + '\n')
+    # The figures for build/results/bench.json (scripts/results.py).
+    fig = {'variants': variants, 'problems': problems, 'modes': {}}
+    for mode in modes:
+        settings = []
+        try:
+            with open(os.path.join(runs_dir, f'{mode}.settings')) as f:
+                settings = [line.rstrip('\n') for line in f]
+        except OSError:
+            pass
+        fig['modes'][mode] = {
+            'boots': len({k[1] for k in data if k[0] == mode}), 'settings': settings,
+            'rows': [{'state': x['state'], 'pairs': x['pairs'], 'median': x['med'],
+                      'ratio': {v: list(q) for v, q in x['rat'].items()},
+                      'target': x['target'], 'met': x['met']} for x in rows if x['mode'] == mode],
+            'per_hit': per_hit.get(mode, [])}
+    with open(os.path.join(out_dir, 'bench-figures.json'), 'w') as f:
+        json.dump(fig, f, indent=1)
+        f.write('\n')
     print(text)
     return status
 

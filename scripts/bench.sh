@@ -44,6 +44,11 @@
 #   TIMEOUT          one guest, seconds                             [900]
 # `scripts/bench.sh report` only redoes the table, CSV and plot from the
 # guest results of the last run (build/bench/runs/).
+# A run is recorded in build/results/bench.json (from bench-figures.json,
+# each mode with the run that measured it) and the generated tables of
+# docs/measurements.md and README.md are updated (scripts/results.py;
+# RESULTS_DOCS=0: the file only); a failure there is a warning, it never
+# changes the status of the run.
 . "$(dirname "$0")/lib.sh"
 BENCH_BOOTS=${BENCH_BOOTS:-5}
 BENCH_MODES=${BENCH_MODES:-icount icountsl wall}
@@ -98,6 +103,12 @@ if [ "${1:-}" = report ]; then
 	exit "$status"
 fi
 
+results() {	# results CMD ARGS...: scripts/results.py CMD bench --pid $$ ARGS...
+	python3 "$TOP/scripts/results.py" "$1" bench --pid $$ "${@:2}" ||
+		echo "bench: warning: scripts/results.py $1 failed (see above): results not recorded; the run's status is not affected" >&2
+}
+mkdir -p "$RESULTS"
+results start
 "$TOP/scripts/deps.sh"
 t0=$(date +%s)
 # Only the modes measured now are replaced: the guest results of other
@@ -112,10 +123,10 @@ mkdir -p "$runs" "$work/initramfs" "$work/obj" "$work/logs" "$RESULTS"
 # The bench guests reuse boot.sh with BUILD=$work: the kernels are linked
 # in, the initramfs is the variant's (build/initramfs/VARIANT.cpio) with an
 # overlay appended (the kernel unpacks concatenated cpio archives in order,
-# later files replace earlier ones): this tree's /init, tests/bench/ and
-# tests/progs/out/ (bench_*).  So build/initramfs and build/logs of
+# later files replace earlier ones): this tree's /init, tests/bench/'s
+# scripts and the test programs (tests/out/).  So build/initramfs and build/logs of
 # `make check` are left as they are.
-make -s -C "$TOP/tests/progs" >/dev/null
+make -s -C "$TOP/tests" >/dev/null || die "tests/ programs do not build"
 for v in "${VARS[@]}"; do
 	case "$v" in
 	*-bench)
@@ -135,8 +146,8 @@ for v in "${VARS[@]}"; do
 	st=$work/overlay/$v
 	mkdir -p "$st/tests/bin" "$st/tests/bench"
 	cp "$TOP/initramfs/init" "$st/init"
-	cp "$TOP"/tests/progs/out/* "$st/tests/bin/"
-	cp "$TOP"/tests/bench/* "$st/tests/bench/"
+	test_programs "$st/tests/bin"
+	find "$TOP/tests/bench" -maxdepth 1 -type f -exec cp {} "$st/tests/bench/" \;
 	find "$st" -exec touch -h -d @0 {} +
 	(cd "$st" && find . | LC_ALL=C sort | cpio -o -H newc --reproducible -R 0:0 --quiet) > "$work/overlay-$v.cpio"
 	cat "$BUILD/initramfs/$v.cpio" "$work/overlay-$v.cpio" > "$work/initramfs/$v.cpio"
@@ -230,9 +241,11 @@ for mode in $BENCH_MODES; do
 done
 
 stage "bench: $nboots guests in $(( $(date +%s) - t0 ))s; report"
+rm -f "$RESULTS/bench-figures.json"
 report
 echo
 cat "$RESULTS/bench.md"
+results record --status "$status" --measured "$BENCH_MODES"
 echo "bench: $nboots guests, $(( $(date +%s) - t0 ))s; table $RESULTS/bench.md, CSV $RESULTS/bench.csv," \
 	"every value $RESULTS/bench-runs.csv, plot $RESULTS/bench.png, guest logs $runs/"
 [ "$status" = 0 ] || echo "bench: FAILED (see above)" >&2

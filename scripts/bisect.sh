@@ -9,7 +9,16 @@
 # walking the series with git bisect would; the first is a full build.
 # The guest of prefix N boots (from a copy of its bzImage) while prefix N+1
 # builds: one guest at a time, one build at a time.
+# The walk is recorded in build/results/bisect.json (from bisect.md) and
+# the generated tables of docs/measurements.md and README.md are updated
+# (scripts/results.py; RESULTS_DOCS=0: the file only); a failure there is a
+# warning, it never changes the status of the walk.
 . "$(dirname "$0")/lib.sh"
+results() {	# results CMD ARGS...: scripts/results.py CMD bisect --pid $$ ARGS...
+	python3 "$TOP/scripts/results.py" "$1" bisect --pid $$ "${@:2}" ||
+		echo "bisect: warning: scripts/results.py $1 failed (see above): results not recorded; the walk's status is not affected" >&2
+}
+results start
 "$TOP/scripts/deps.sh"
 total=$(series_patches faulting | wc -l)
 six=$(series_patches patched | wc -l)
@@ -21,7 +30,9 @@ status=0
 t0=$(date +%s)
 bootpid=
 # a failure of this script must not leave a guest running
-trap '[ -n "$bootpid" ] && kill "$bootpid" 2>/dev/null' EXIT
+# (|| true: under set -e a failed kill, of a guest already reaped, would
+# make the walk exit 1 whatever its result)
+trap '[ -z "$bootpid" ] || kill "$bootpid" 2>/dev/null || true' EXIT
 
 # variant of prefix N: the end of the six and of the whole series are the
 # variants make check builds (their own trees and objects, reused)
@@ -70,6 +81,7 @@ for n in $(seq "$first" "$last"); do
 	fi
 done
 [ -n "$bootpid" ] && wait "$bootpid"
+bootpid=
 
 rows=()
 for n in $(seq "$first" "$last"); do
@@ -101,4 +113,5 @@ done
 	echo "walk, and patched/faulting when their objects were stale, in full)."
 	echo "total $(( $(date +%s) - t0 ))s for prefixes $first..$last"
 } | tee "$table"
+results record --status "$status" --first "$first" --last "$last"
 exit "$status"

@@ -2,7 +2,9 @@
 # hygiene.sh: the cheap series checks, run before any build so that a
 # broken series fails in seconds: series <-> patches/ consistency, one
 # patch format, README.md a reference of at most 300 lines (the rest is
-# in docs/), checkpatch, fuzz-0 apply of the whole series.
+# in docs/), the catalogue of checks in docs/tests.md against the KTAP
+# names the checks emit (scripts/catalogue.py), checkpatch, fuzz-0 apply
+# of the whole series.
 . "$(dirname "$0")/lib.sh"
 fail=0
 listed=$(series_patches faulting)
@@ -38,7 +40,12 @@ if [ "$readme_lines" -gt "$README_MAX" ]; then
 	echo "README.md has $readme_lines lines, more than $README_MAX: move the details to docs/ (design.md, measurements.md, tests.md)"
 	fail=1
 fi
+# The catalogue of checks (docs/tests.md): one row per KTAP name, against
+# the names the scripts under tests/ can emit, extracted statically (a
+# catalogued name no script emits, or an emitted one not catalogued,
+# fails naming it).
+python3 "$TOP/scripts/catalogue.py" check || fail=1
 [ "$fail" = 0 ] || die "hygiene failed (see above)"
-echo "hygiene: $(printf '%s\n' "$listed" | wc -l) patches, series and patches/ agree, one format; README.md $readme_lines lines (at most $README_MAX)"
+echo "hygiene: $(printf '%s\n' "$listed" | wc -l) patches, series and patches/ agree, one format; README.md $readme_lines lines (at most $README_MAX); the catalogue of checks agrees with tests/"
 "$TOP/scripts/checkpatch.sh"
 "$TOP/scripts/tree.sh" faulting

@@ -34,15 +34,38 @@ copy_with_libs /usr/bin/trace-cmd
 for t in opensnoop execsnoop syscount; do
 	copy_with_libs /usr/sbin/$t
 done
+# Debian's LTTng (tests/guest/checks/90-lttng.sh): the client, the session
+# daemon and the consumer daemon it starts (at its compiled-in path),
+# babeltrace2 and its plugins (dlopen()ed from their compiled-in
+# directory, so ldd of each); /var/run/lttng is the root daemon's run
+# directory.  lttng-modules built against this variant in
+# ROOT/lib/modules/KERNELRELEASE/extra with depmod's modules.dep*
+# (scripts/lttng-modules.sh); not for the bench and stress guests, which
+# run no checks.
+copy_with_libs /usr/bin/lttng
+copy_with_libs /usr/bin/lttng-sessiond
+copy_with_libs /usr/lib/x86_64-linux-gnu/lttng/libexec/lttng-consumerd
+copy_with_libs /usr/bin/babeltrace2
+for p in /usr/lib/x86_64-linux-gnu/babeltrace2/plugins/*.so; do
+	copy_with_libs "$p"
+done
+# the session daemon validates session configurations against it at start
+# (liblttng-ctl0's), and exits without it
+install -D -m 644 /usr/share/xml/lttng/session.xsd "$root/usr/share/xml/lttng/session.xsd"
+mkdir -p "$root/var"
+ln -s ../run "$root/var/run"
+case "$VARIANT" in
+*-bench|*-stress) ;;
+*) "$TOP/scripts/lttng-modules.sh" "$VARIANT" "$root" ;;
+esac
 
 # faultsnoop, our libbpf tool (tools/faultsnoop: clang, bpftool gen
 # skeleton, libbpf-dev), as /usr/sbin/faultsnoop.
 make -s -C "$TOP/tools/faultsnoop" >/dev/null || die "tools/faultsnoop does not build"
 copy_with_libs "$TOP/tools/faultsnoop/out/faultsnoop" /usr/sbin/faultsnoop
 
-# Our static programs.
-make -s -C "$TOP/tests/progs" >/dev/null
-cp "$TOP"/tests/progs/out/* "$root/tests/bin/"
+# Our static test programs (tests/Makefile: checks, bench, stress).
+test_programs "$root/tests/bin"
 
 # The test modules, built against this variant (out of the source dir, so
 # variants do not share objects).
@@ -69,6 +92,7 @@ cp -r "$tree/tools/testing/selftests/ftrace" "$root/tests/ftrace"
 # Other guest modes (tpsleep.mode=NAME, see initramfs/init).
 for m in bench stress; do
 	[ -d "$TOP/tests/$m" ] && cp -r "$TOP/tests/$m" "$root/tests/$m"
+	rm -rf "$root/tests/$m/progs"	# their programs are in /tests/bin
 done
 echo "$VARIANT" > "$root/tests/variant"
 series_patches "$VARIANT" | while read -r p; do

@@ -55,3 +55,14 @@ followup_patches() {
 # the prefixes (scripts/bisect.sh) builds incrementally, as git bisect does.
 tree_of() { case $1 in prefix-[0-9]*) echo "$TREES/prefix" ;; *) echo "$TREES/$1" ;; esac; }
 obj_of() { case $1 in prefix-[0-9]*) echo "$OBJS/prefix" ;; *) echo "$OBJS/$1" ;; esac; }
+
+# test_programs DIR: build tests/ (tests/Makefile) and copy its programs,
+# the guest's /tests/bin, into DIR (those the Makefile builds today, not
+# whatever else tests/out holds).
+test_programs() {
+	local p
+	make -s -C "$TOP/tests" >/dev/null || die "tests/ programs do not build (make -C tests)"
+	for p in $(make -s -C "$TOP/tests" list); do
+		cp "$TOP/tests/out/$p" "$1/"
+	done
+}

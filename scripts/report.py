@@ -3,10 +3,14 @@
 
 report.py VARIANT=KTAP-FILE... prints a per-check table (one column per
 variant) and the closing line 'N passed, N failed, N skipped'.  Exit status
-is 1 on any failure, a missing or short plan, or a missing results file.
+is 1 on any failure, a missing or short plan, a missing results file, or a
+result whose name is not in the catalogue of checks (docs/tests.md, read
+by catalogue.py): a name the static check of `make hygiene` missed.
 """
+import os
 import sys
 
+import catalogue
 import ktap
 
 
@@ -48,10 +52,26 @@ def main(args):
         for p in data[v][1]:
             counts['FAIL'] += 1
             notes.append(f'{v}: ERROR: {p}')
+    # Every name must be in the catalogue (docs/tests.md): one failure per
+    # name that is not.
+    cat = catalogue.load_catalogue()
+    unknown = [n for n in names if not cat.has(n)]
+    for n in unknown:
+        counts['FAIL'] += 1
+        where = ', '.join(v for v in variants if n in data[v][0])
+        notes.append(f'{where}: {n}: ERROR: not in the catalogue of checks')
     if notes:
         print()
         for note in notes:
             print('  ' + note)
+    if unknown:
+        print()
+        if not cat.entries:
+            for e in cat.errors:
+                print(f'ERROR: {e}')
+        print(f'ERROR: {len(unknown)} KTAP name(s) reported but not in the catalogue '
+              f'of checks {os.path.relpath(cat.path)} (add a row: name, what '
+              f'it proves, what fails it; then `make hygiene`): {", ".join(unknown)}')
     print()
     print(f"{counts['PASS']} passed, {counts['FAIL']} failed, "
           f"{counts['SKIP']} skipped")

@@ -6,10 +6,12 @@ RESULTS-DIR/stress-VARIANT.{status,ktap} (stage results, the guest's
 KTAP) and RESULTS-DIR/stress-hang.status, prints a per-scenario table and
 writes RESULTS-DIR/stress.md with the table, every check, the comparisons
 between kernels (bad-pointer system call results, unprivileged errnos),
-the userfaultfd timelines and the storm counts.  Exit status 1 on any
+the userfaultfd timelines and the storm counts, and RESULTS-DIR/stress-summary.json
+(the totals and the table, for scripts/results.py).  Exit status 1 on any
 failure: a stage, a check, a plan, a difference between the kernels, or
 the harness case.
 """
+import json
 import os
 import re
 import sys
@@ -243,6 +245,32 @@ def main(argv):
             print(f'  {f}')
     npass = sum(1 for v in variants for s, _ in data[v][0].values() if s == 'PASS')
     nskip = sum(1 for v in variants for s, _ in data[v][0].values() if s == 'SKIP')
+
+    # The figures for build/results/stress.json (scripts/results.py).
+    kernels = {}
+    for v in variants:
+        c = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
+        for s, _ in data[v][0].values():
+            c[s] += 1
+        st = status[v]
+        kernels[v] = {'passed': c['PASS'], 'skipped': c['SKIP'],
+                      'failed': sum(1 for f in failures if f.startswith(f'{v}: ')),
+                      'checks_failed': c['FAIL'], 'results': len(data[v][0]),
+                      'stages': {k: st.get(k, 'not run') for k in
+                                 ('tree', 'config', 'build', 'initramfs', 'boot', 'log')},
+                      'log': st.get('log', 'not run'),
+                      'build_s': int(st['build_s']) if st.get('build_s', '').isdigit() else None,
+                      'boot_s': int(st['boot_s']) if st.get('boot_s', '').isdigit() else None,
+                      'storm': storm_cell(v)}
+    summary = {'variants': variants, 'kernels': kernels, 'passed': npass,
+               'failed': len(failures), 'skipped': nskip, 'failures': failures,
+               'hang': hv, 'hang_s': hang.get('hang_s'),
+               'rcuidle': {v: rcuidle[v] for v in rcu_data},
+               'total_s': int(total['total_s']) if total.get('total_s', '').isdigit() else None,
+               'table': out}
+    with open(os.path.join(rdir, 'stress-summary.json'), 'w', encoding='utf-8') as f:
+        json.dump(summary, f, indent=1)
+        f.write('\n')
     print(f'stress: {npass} passed, {len(failures)} failed, {nskip} skipped; '
           f'report in {os.path.join(rdir, "stress.md")}')
     return 1 if failures else 0

@@ -11,7 +11,11 @@
 # killed at HANG_TIMEOUT and reported, its console log kept.  Then the
 # rcuidle case: patched-stress booted with idle=poll runs a filter rewrite
 # storm on the rcuidle events.
-# Prints a table and writes build/results/stress.md (scripts/stress-report.py).
+# Prints a table and writes build/results/stress.md (scripts/stress-report.py);
+# the run is recorded in build/results/stress.json and the generated tables
+# of docs/measurements.md and README.md are updated (scripts/results.py;
+# RESULTS_DOCS=0: the file only; a failure there is a warning, it never
+# changes the status of the run).
 #
 #   STRESS_VARIANTS  default "baseline-stress patched-stress faulting-stress"
 #   STRESS_TIMEOUT   guest timeout of a stress boot, s (default 1500)
@@ -32,6 +36,11 @@ RCUIDLE_VARIANTS=${STRESS_RCUIDLE_VARIANTS-patched-stress}
 RCUIDLE_TIMEOUT=${RCUIDLE_TIMEOUT:-600}
 export FRAGMENTS=stress/kasan.config
 t_start=$(date +%s)
+results() {	# results CMD ARGS...: scripts/results.py CMD stress --pid $$ ARGS...
+	python3 "$TOP/scripts/results.py" "$1" stress --pid $$ "${@:2}" ||
+		echo "stress: warning: scripts/results.py $1 failed (see above): results not recorded; the run's status is not affected" >&2
+}
+results start
 "$TOP/scripts/deps.sh"
 mkdir -p "$RESULTS" "$LOGS"
 
@@ -157,4 +166,8 @@ done
 
 echo "total_s=$(( $(date +%s) - t_start ))" > "$RESULTS/stress-total.status"
 echo
-python3 "$TOP/scripts/stress-report.py" "$RESULTS" "${args[@]}"
+rc=0
+rm -f "$RESULTS/stress-summary.json"
+python3 "$TOP/scripts/stress-report.py" "$RESULTS" "${args[@]}" || rc=$?
+results record --status "$rc" --variants "${args[*]}"
+exit "$rc"

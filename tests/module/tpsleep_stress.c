@@ -93,6 +93,7 @@
 #include <linux/wait.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
+#include "tpsleep_tps.h"
 
 #define TPSS_RESULT_SIZE	2048
 #define TPSS_CMD_SIZE		128
@@ -113,10 +114,6 @@ DEFINE_TRACE(tpss_plain,
 #else
 #define tpss_have_maysleep()	false
 #endif
-
-static struct tracepoint *tp_sys_enter;
-static struct tracepoint *tp_sys_exit;
-static struct tracepoint *tp_sched_switch;
 
 /* One result buffer per open file. */
 struct tpss_file {
@@ -930,30 +927,14 @@ static const struct proc_ops tpss_proc_ops = {
 
 static struct proc_dir_entry *tpss_proc;
 
-static void tpss_find_tp(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sys_enter"))
-		tp_sys_enter = tp;
-	else if (!strcmp(tp->name, "sys_exit"))
-		tp_sys_exit = tp;
-	else if (!strcmp(tp->name, "sched_switch"))
-		tp_sched_switch = tp;
-}
-
 static int __init tpss_init(void)
 {
-	for_each_kernel_tracepoint(tpss_find_tp, NULL);
-	if (!tp_sys_enter || !tp_sys_exit || !tp_sched_switch) {
-		pr_err("tracepoint not found: sys_enter=%d sys_exit=%d sched_switch=%d\n",
-		       !!tp_sys_enter, !!tp_sys_exit, !!tp_sched_switch);
-		return -ENODEV;
-	}
-	tpss_proc = proc_create("tpsleep_stress", 0600, NULL, &tpss_proc_ops);
-	if (!tpss_proc)
-		return -ENOMEM;
-	pr_info("loaded (may-sleep API: %s)\n",
-		tpss_have_maysleep() ? "yes" : "no");
-	return 0;
+	int ret = tpsleep_module_init("tpsleep_stress", &tpss_proc_ops, &tpss_proc);
+
+	if (!ret)
+		pr_info("loaded (may-sleep API: %s)\n",
+			tpss_have_maysleep() ? "yes" : "no");
+	return ret;
 }
 
 static void __exit tpss_exit(void)

@@ -100,6 +100,7 @@
 #include <linux/wait.h>
 #include <asm/syscall.h>
 #include <asm/unistd.h>
+#include "tpsleep_tps.h"
 
 #define TPST_RESULT_SIZE	4096
 #define TPST_CMD_SIZE		128
@@ -131,11 +132,6 @@ static const bool tpst_have_maysleep = true;
 #else
 static const bool tpst_have_maysleep;
 #endif
-
-static struct tracepoint *tp_sys_enter;
-static struct tracepoint *tp_sys_exit;
-static struct tracepoint *tp_sched_switch;
-static struct tracepoint *tp_irq_enable;	/* NULL without preemptirq events */
 
 /* Serializes the commands, the probe registrations and the result buffer. */
 static DEFINE_MUTEX(tpst_mutex);
@@ -1200,32 +1196,14 @@ static const struct proc_ops tpst_proc_ops = {
 
 static struct proc_dir_entry *tpst_proc;
 
-static void tpst_find_tp(struct tracepoint *tp, void *priv)
-{
-	if (!strcmp(tp->name, "sys_enter"))
-		tp_sys_enter = tp;
-	else if (!strcmp(tp->name, "sys_exit"))
-		tp_sys_exit = tp;
-	else if (!strcmp(tp->name, "sched_switch"))
-		tp_sched_switch = tp;
-	else if (!strcmp(tp->name, "irq_enable"))
-		tp_irq_enable = tp;
-}
-
 static int __init tpst_init(void)
 {
-	for_each_kernel_tracepoint(tpst_find_tp, NULL);
-	if (!tp_sys_enter || !tp_sys_exit || !tp_sched_switch) {
-		pr_err("tracepoint not found: sys_enter=%d sys_exit=%d sched_switch=%d\n",
-		       !!tp_sys_enter, !!tp_sys_exit, !!tp_sched_switch);
-		return -ENODEV;
-	}
-	tpst_proc = proc_create("tpsleep_test", 0600, NULL, &tpst_proc_ops);
-	if (!tpst_proc)
-		return -ENOMEM;
-	pr_info("loaded (may-sleep API: %s)\n",
-		tpst_have_maysleep ? "yes" : "no");
-	return 0;
+	int ret = tpsleep_module_init("tpsleep_test", &tpst_proc_ops, &tpst_proc);
+
+	if (!ret)
+		pr_info("loaded (may-sleep API: %s)\n",
+			tpst_have_maysleep ? "yes" : "no");
+	return ret;
 }
 
 static void __exit tpst_exit(void)

@@ -94,15 +94,10 @@
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
-#include "bpf_raw.h"
+#include "bpf_test.h"
+#include "bpfsleep.skel.h"
+#include "bpfsleep_kfunc.skel.h"
 
-#define STX(sz, d, s, o)	INSN(BPF_STX | BPF_MEM | (sz), d, s, o, 0)
-#define KFUNC_CALL(id)		INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, id)
-#define NR_GETPPID		110
-#define NR_OPENAT		257
-#define PT_REGS_SI		104	/* offsetof(struct pt_regs, si), x86_64 */
-
-static char logbuf[1 << 16];
 static long pg;
 
 static void check(const char *name, int ok, const char *fmt, ...)
@@ -135,28 +130,39 @@ static long long now_ms(void)
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
 }
 
-static int load(enum bpf_prog_type type, enum bpf_attach_type eat,
-		__u32 btf_id, int sleepable, const struct bpf_insn *insns,
-		size_t n)
+/*
+ * Load program @name of progs/bpf/bpfsleep.bpf.c (@kfunc: of its kfunc
+ * build, bpfsleep_kfunc.bpf.c) alone, for this process, sleepable or
+ * not, on the maps @counts and @buf (-1: the object's own); the verifier
+ * log in bpft_log.  The program's fd or -errno.
+ */
+static int load_prog(const char *name, int sleepable, int kfunc, int counts,
+		     int buf)
 {
-	LIBBPF_OPTS(bpf_prog_load_opts, o,
-		.expected_attach_type = eat,
-		.attach_btf_id = btf_id,
-		.prog_flags = sleepable ? BPF_F_SLEEPABLE : 0,
-		.log_buf = logbuf,
-		.log_size = sizeof(logbuf),
-		.log_level = 1,
-	);
+	static const char *const maps[] = { "counts", "buf", NULL };
+	const int fds[] = { counts, buf };
+	__u32 flags = sleepable ? BPF_F_SLEEPABLE : 0;
 	int fd;
 
-	logbuf[0] = 0;
-	fd = bpf_prog_load(type, "bpfsleep", "GPL", insns, n, &o);
-	if (fd < 0)
-		fd = -errno;
+	if (kfunc) {
+		struct bpfsleep_kfunc_bpf *skel = bpfsleep_kfunc_bpf__open();
+
+		if (!skel)
+			return -errno;
+		skel->rodata->tgid = getpid();
+		fd = bpft_load_one(skel->obj, name, flags, maps, fds);
+		bpfsleep_kfunc_bpf__destroy(skel);
+	} else {
+		struct bpfsleep_bpf *skel = bpfsleep_bpf__open();
+
+		if (!skel)
+			return -errno;
+		skel->rodata->tgid = getpid();
+		fd = bpft_load_one(skel->obj, name, flags, maps, fds);
+		bpfsleep_bpf__destroy(skel);
+	}
 	return fd;
 }
-
-static const struct bpf_insn ret0[] = { MOV64_IMM(BPF_REG_0, 0), EXIT() };
 
 static int tp_open(const char *name, int prog_fd)
 {
@@ -168,13 +174,13 @@ static int tp_open(const char *name, int prog_fd)
 /* Last line of the verifier log, for a failure message. */
 static const char *log_tail(void)
 {
-	size_t len = strlen(logbuf);
+	size_t len = strlen(bpft_log);
 	char *p;
 
-	while (len && logbuf[len - 1] == '\n')
-		logbuf[--len] = 0;
-	p = strrchr(logbuf, '\n');
-	return p ? p + 1 : logbuf;
+	while (len && bpft_log[len - 1] == '\n')
+		bpft_log[--len] = 0;
+	p = strrchr(bpft_log, '\n');
+	return p ? p + 1 : bpft_log;
 }
 
 static __u64 counter_at(int map_fd, __u32 key, int m)
@@ -191,67 +197,12 @@ static __u64 counter(int map_fd, __u32 key)
 }
 
 /*
- * A raw_tp program for sys_enter, for the calls of process @tgid: for
- * openat(), copy the path (args[0]->si) into buf[0] with the kfunc
- * @kfunc_id (or bpf_copy_from_user(), 64 bytes, if 0), store the return
- * value in counts[1].n and count the copy in counts[1].m; for getppid(),
- * count in counts[0].n.  counts: array of struct { u64 n, m; }.
+ * bpfsleep.bpf.c's copy program for sys_enter (see there), with the kfunc
+ * if @kfunc, else with bpf_copy_from_user().
  */
-static int copy_prog(int counts_fd, int buf_fd, __u32 tgid, int kfunc_id,
-		     int sleepable)
+static int copy_prog(int counts_fd, int buf_fd, int kfunc, int sleepable)
 {
-	struct bpf_insn insns[] = {
-		MOV64_REG(BPF_REG_6, BPF_REG_1),
-		CALL(BPF_FUNC_get_current_pid_tgid),
-		RSH64_IMM(BPF_REG_0, 32),
-		JNE_IMM(BPF_REG_0, (int)tgid, 41),		/* -> out */
-		LDX(BPF_DW, BPF_REG_7, BPF_REG_6, 8),		/* id */
-		JNE_IMM(BPF_REG_7, NR_GETPPID, 9),		/* -> openat */
-		ST_IMM(BPF_W, BPF_REG_10, -4, 0),
-		LD_MAP_FD(BPF_REG_1, counts_fd),
-		MOV64_REG(BPF_REG_2, BPF_REG_10),
-		ADD64_IMM(BPF_REG_2, -4),
-		CALL(BPF_FUNC_map_lookup_elem),
-		JEQ_IMM(BPF_REG_0, 0, 32),			/* -> out */
-		MOV64_IMM(BPF_REG_1, 1),
-		ATOMIC_ADD64(BPF_REG_0, BPF_REG_1, 0),
-		/* openat: */
-		JNE_IMM(BPF_REG_7, NR_OPENAT, 29),		/* -> out */
-		MOV64_REG(BPF_REG_1, BPF_REG_10),
-		ADD64_IMM(BPF_REG_1, -16),
-		MOV64_IMM(BPF_REG_2, 8),
-		LDX(BPF_DW, BPF_REG_3, BPF_REG_6, 0),		/* regs */
-		ADD64_IMM(BPF_REG_3, PT_REGS_SI),
-		CALL(BPF_FUNC_probe_read_kernel),
-		ST_IMM(BPF_W, BPF_REG_10, -4, 0),
-		LD_MAP_FD(BPF_REG_1, buf_fd),
-		MOV64_REG(BPF_REG_2, BPF_REG_10),
-		ADD64_IMM(BPF_REG_2, -4),
-		CALL(BPF_FUNC_map_lookup_elem),
-		JEQ_IMM(BPF_REG_0, 0, 16),			/* -> out */
-		MOV64_REG(BPF_REG_1, BPF_REG_0),
-		MOV64_IMM(BPF_REG_2, 64),
-		LDX(BPF_DW, BPF_REG_3, BPF_REG_10, -16),	/* the path */
-		MOV64_IMM(BPF_REG_4, 0),
-		kfunc_id ? KFUNC_CALL(kfunc_id) : CALL(BPF_FUNC_copy_from_user),
-		MOV64_REG(BPF_REG_8, BPF_REG_0),
-		/* counts[1] = ret, counts[2]++ */
-		ST_IMM(BPF_W, BPF_REG_10, -4, 1),
-		LD_MAP_FD(BPF_REG_1, counts_fd),
-		MOV64_REG(BPF_REG_2, BPF_REG_10),
-		ADD64_IMM(BPF_REG_2, -4),
-		CALL(BPF_FUNC_map_lookup_elem),
-		JEQ_IMM(BPF_REG_0, 0, 3),			/* -> out */
-		STX(BPF_DW, BPF_REG_0, BPF_REG_8, 0),
-		MOV64_IMM(BPF_REG_1, 1),
-		ATOMIC_ADD64(BPF_REG_0, BPF_REG_1, 8),
-		/* out: */
-		MOV64_IMM(BPF_REG_0, 0),
-		EXIT(),
-	};
-
-	return load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, sleepable, insns,
-		    sizeof(insns) / sizeof(insns[0]));
+	return load_prog("copy", sleepable, kfunc, counts_fd, buf_fd);
 }
 
 static int array(__u32 value_size, __u32 n)
@@ -361,46 +312,17 @@ static void copy_str_long(int fd, int counts, int buf)
 static const char *features;
 
 /*
- * kfunc_null_dst: for getppid() of this process, r1 = lookup(buf, key 5)
- * (an array of 1: NULL at run time), no NULL check, then the kfunc into
- * it; its return value goes to counts[2].n.  The verifier may refuse the
- * program (EACCES/EINVAL); if it loads, the call must return -EINVAL.
+ * kfunc_null_dst: bpfsleep.bpf.c's null_dst, for getppid() of this
+ * process: the kfunc into a map value that is NULL at run time, its
+ * return value in counts[2].n.  The verifier may refuse the program
+ * (EACCES/EINVAL); if it loads, the call must return -EINVAL.
  */
-static void kfunc_null_dst(int counts, int buf, int kid)
+static void kfunc_null_dst(int counts, int buf)
 {
-	struct bpf_insn insns[] = {
-		MOV64_REG(BPF_REG_6, BPF_REG_1),
-		CALL(BPF_FUNC_get_current_pid_tgid),
-		RSH64_IMM(BPF_REG_0, 32),
-		JNE_IMM(BPF_REG_0, (int)getpid(), 22),		/* -> out */
-		LDX(BPF_DW, BPF_REG_7, BPF_REG_6, 8),		/* id */
-		JNE_IMM(BPF_REG_7, NR_GETPPID, 20),		/* -> out */
-		ST_IMM(BPF_W, BPF_REG_10, -4, 5),
-		LD_MAP_FD(BPF_REG_1, buf),
-		MOV64_REG(BPF_REG_2, BPF_REG_10),
-		ADD64_IMM(BPF_REG_2, -4),
-		CALL(BPF_FUNC_map_lookup_elem),
-		MOV64_REG(BPF_REG_1, BPF_REG_0),		/* maybe NULL */
-		MOV64_IMM(BPF_REG_2, 64),
-		MOV64_IMM(BPF_REG_3, 0),
-		MOV64_IMM(BPF_REG_4, 0),
-		KFUNC_CALL(kid),
-		MOV64_REG(BPF_REG_8, BPF_REG_0),
-		ST_IMM(BPF_W, BPF_REG_10, -4, 2),
-		LD_MAP_FD(BPF_REG_1, counts),
-		MOV64_REG(BPF_REG_2, BPF_REG_10),
-		ADD64_IMM(BPF_REG_2, -4),
-		CALL(BPF_FUNC_map_lookup_elem),
-		JEQ_IMM(BPF_REG_0, 0, 1),			/* -> out */
-		STX(BPF_DW, BPF_REG_0, BPF_REG_8, 0),
-		MOV64_IMM(BPF_REG_0, 0),			/* out: */
-		EXIT(),
-	};
 	int fd, lfd;
 	__s64 ret;
 
-	fd = load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, 1, insns,
-		  sizeof(insns) / sizeof(insns[0]));
+	fd = load_prog("null_dst", 1, 1, counts, buf);
 	if (fd < 0) {
 		check("kfunc_null_dst", fd == -EACCES || fd == -EINVAL,
 		      "load: %s: %s", strerror(-fd), log_tail());
@@ -416,7 +338,7 @@ static void kfunc_null_dst(int counts, int buf, int kid)
 	syscall(SYS_getppid);
 	close(lfd);
 	close(fd);
-	/* an int kfunc: r0 holds its 32 bits, zero-extended */
+	/* an int kfunc: its return value, sign-extended to the u64 */
 	ret = (__s32)counter(counts, 2);
 	check("kfunc_null_dst", ret == -EINVAL, "the kfunc returned %lld for a NULL dst",
 	      (long long)ret);
@@ -450,11 +372,11 @@ static void refusals(void)
 	__u64 before;
 
 	/* rawtp_load */
-	fd = load(BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, 1, ret0, 2);
+	fd = load_prog("ret0", 1, 0, -1, -1);
 	if (new)
 		check("rawtp_load", fd >= 0, "load: %s: %s", strerror(-fd), log_tail());
 	else
-		check("rawtp_load", fd == -EINVAL && strstr(logbuf, "can be sleepable"),
+		check("rawtp_load", fd == -EINVAL && strstr(bpft_log, "can be sleepable"),
 		      "expected EINVAL and 'can be sleepable', got %s: %s",
 		      fd >= 0 ? "a program" : strerror(-fd), log_tail());
 	if (new && fd >= 0) {
@@ -506,10 +428,10 @@ static void refusals(void)
 		check("tpbtf_other_load", 0, "no BTF id for btf_trace_sched_switch: %s (no BTF?)",
 		      strerror(-tpid));
 	} else {
-		fd = load(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, tpid, 1, ret0, 2);
+		fd = load_prog("ret0_other", 1, 0, -1, -1);
 		if (new)
 			check("tpbtf_other_load", fd == -EINVAL &&
-			      strstr(logbuf, "Sleepable program cannot attach to non-faultable tracepoint"),
+			      strstr(bpft_log, "Sleepable program cannot attach to non-faultable tracepoint"),
 			      "expected EINVAL and the log line, got %s: %s",
 			      fd >= 0 ? "a program" : strerror(-fd), log_tail());
 		else {
@@ -529,7 +451,7 @@ static void refusals(void)
 	} else if (tpid < 0) {
 		check("tpbtf_sys_enter", 0, "no BTF id for btf_trace_sys_enter");
 	} else {
-		fd = load(BPF_PROG_TYPE_TRACING, BPF_TRACE_RAW_TP, tpid, 1, ret0, 2);
+		fd = load_prog("ret0_sys_enter", 1, 0, -1, -1);
 		lfd = fd >= 0 ? tp_open(NULL, fd) : fd;
 		check("tpbtf_sys_enter", lfd >= 0, "load/attach: %s: %s",
 		      strerror(-lfd), log_tail());
@@ -543,8 +465,8 @@ static void refusals(void)
 	/* [1]: a canary after the copy's 64 bytes (copy_str_long) */
 	buf = array(64, 2);
 	/* helper_nonsleepable */
-	fd = copy_prog(counts, buf, getpid(), 0, 0);
-	check("helper_nonsleepable", fd == -EINVAL && strstr(logbuf, "bpf_copy_from_user#"),
+	fd = copy_prog(counts, buf, 0, 0);
+	check("helper_nonsleepable", fd == -EINVAL && strstr(bpft_log, "bpf_copy_from_user#"),
 	      "expected EINVAL and bpf_copy_from_user refused, got %s: %s",
 	      fd >= 0 ? "a program" : strerror(-fd), log_tail());
 	if (fd >= 0)
@@ -566,16 +488,16 @@ static void refusals(void)
 		check("copy_str_cut_edge", 0, "no bpf_copy_from_user_str in the kernel's BTF");
 		check("copy_str_long", 0, "no bpf_copy_from_user_str in the kernel's BTF");
 	} else {
-		fd = copy_prog(counts, buf, getpid(), kid, 0);
+		fd = copy_prog(counts, buf, 1, 0);
 		check("kfunc_nonsleepable", fd == -EINVAL &&
-		      strstr(logbuf, "is sleepable but the program is not"),
+		      strstr(bpft_log, "is sleepable but the program is not"),
 		      "expected EINVAL and 'is sleepable but the program is not', got %s: %s",
 		      fd >= 0 ? "a program" : strerror(-fd), log_tail());
 		if (fd >= 0)
 			close(fd);
-		fd = copy_prog(counts, buf, getpid(), kid, 1);
+		fd = copy_prog(counts, buf, 1, 1);
 		check("kfunc_sleepable", fd >= 0, "load: %s: %s", strerror(-fd), log_tail());
-		kfunc_null_dst(counts, buf, kid);
+		kfunc_null_dst(counts, buf);
 		/* copy_str_edge: the mapping first (mkstemp() opens a file) */
 		want = "/tmp/bpfsleep-edge/a-path-that-ends-on-the-last-byte";
 		p = edge_path(want);
@@ -606,12 +528,10 @@ static void refusals(void)
 	}
 
 	/* link_detach */
-	/* bpf_raw.h's counter: adds 1 to counts[3].n */
-	fd = bpf_raw_count_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, counts, 3, NULL);
-	if (fd < 0) {
-		fd = -errno;
-		bpf_raw_print_log();
-	}
+	/* tests/lib/bpf/count.bpf.c's counter: adds 1 to counts[3].n */
+	fd = bpft_count_load(BPF_PROG_TYPE_RAW_TRACEPOINT, counts, 3);
+	if (fd < 0)
+		bpft_print_log();
 	lfd = fd >= 0 ? tp_open("sys_enter", fd) : fd;
 	if (lfd < 0) {
 		check("link_detach", 0, "count program on sys_enter: %s",
@@ -709,7 +629,7 @@ static int copy_on_sys_enter(int kid, int *counts, int *fd, const char *name)
 
 	*counts = array(16, 4);
 	buf = array(64, 1);
-	*fd = copy_prog(*counts, buf, getpid(), kid, 1);
+	*fd = copy_prog(*counts, buf, kid > 0, 1);
 	lfd = *fd >= 0 ? tp_open("sys_enter", *fd) : *fd;
 	if (lfd < 0)
 		check(name, 0, "sleepable copy program on sys_enter: %s: %s",
@@ -856,7 +776,7 @@ static void uffd(void)
 	check("uffd_other_task", b_done && counter(counts, 0) == 2000 && !a_done,
 	      "task B: done %d, %llu of 2000 getppid() counted, A done %d",
 	      b_done, (unsigned long long)counter(counts, 0), a_done);
-	misses = bpf_raw_prog_misses(fd);
+	misses = bpft_prog_misses(fd);
 	check("uffd_misses", misses == 0, "recursion_misses %llu", (unsigned long long)misses);
 	printf("diag: recursion_misses %llu while A is blocked\n", (unsigned long long)misses);
 
@@ -988,7 +908,7 @@ static void pinned(void)
 		bad += hop_bad[i];
 	}
 	runs = counter(counts, 0);
-	misses = bpf_raw_prog_misses(fd);
+	misses = bpft_prog_misses(fd);
 	check("pinned_runs", runs == want && misses == 0,
 	      "%llu of %llu getppid() counted, recursion_misses %llu",
 	      (unsigned long long)runs, (unsigned long long)want,

@@ -32,7 +32,7 @@
  * Prints "check NAME ok|fail WHY" lines; exit status 1 if any failed.
  */
 #include "tpst_common.h"
-#include "bpf_raw.h"
+#include "bpf_test.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -76,7 +76,7 @@ static uint64_t count(int map_fd)
 	uint32_t key = 0;
 	uint64_t v = 0;
 
-	if (bpf_raw_map_lookup(map_fd, &key, &v))
+	if (bpf_map_lookup_elem(map_fd, &key, &v))
 		tpst_die("map lookup");
 	return v;
 }
@@ -93,16 +93,15 @@ int main(int argc, char **argv)
 	fd = open(CTL, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		tpst_die("open " CTL);
-	map_fd = bpf_raw_array_create(sizeof(uint64_t), 1);
+	map_fd = bpft_array_create(sizeof(uint64_t), 1);
 	if (map_fd < 0)
 		tpst_die("map create");
-	prog_fd = bpf_raw_count_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, map_fd,
-					  0, "tpsc_life");
+	prog_fd = bpft_count_load(BPF_PROG_TYPE_RAW_TRACEPOINT, map_fd, 0);
 	if (prog_fd < 0) {
-		bpf_raw_print_log();
+		bpft_print_log();
 		tpst_die("prog load");
 	}
-	link_fd = bpf_raw_tp_open("tpsc_a", prog_fd);
+	link_fd = bpf_raw_tracepoint_open("tpsc_a", prog_fd);
 	if (link_fd < 0) {
 		tpst_check("attached", 0, "BPF_RAW_TRACEPOINT_OPEN tpsc_a: %s",
 			   strerror(errno));

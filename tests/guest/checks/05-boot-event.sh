@@ -14,7 +14,7 @@ if grep -q 'trace_event=raw_syscalls:sys_enter' /proc/cmdline; then
 	echo 0 > $T/tracing_on
 	recs=$(grep -c ' sys_enter: NR ' $T/trace)
 	echo "  boot-time raw_syscalls:sys_enter: enable=$state, $recs records"
-	grep -m 2 ' sys_enter: NR ' $T/trace | sed 's/^/[demo] boot event: /'
+	grep -m 2 ' sys_enter: NR ' $T/trace | sed 's/^/  boot event: /'
 	echo 0 > $T/events/raw_syscalls/enable
 	echo > $T/trace
 	echo 1 > $T/tracing_on

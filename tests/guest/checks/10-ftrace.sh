@@ -80,7 +80,7 @@ else
 	# Only tp_open's lines; the comm is the saved one, not <...>.
 	grep -E "^ *tp_open-$pid +\[" $W/trace1 > $W/mine1
 	echo "--- trace lines of tp_open-$pid:"
-	sed 's/^/[demo] ftrace: /' $W/mine1
+	sed 's/^/  ftrace: /' $W/mine1
 	fdhex=$(printf '%x' "$fd")
 	# syscalls:sys_enter_openat: every argument, printed %lx
 	enter="sys_openat(dfd: ffffffffffffff9c, filename: $ptr, flags: 80000, mode: 0)"
@@ -267,7 +267,7 @@ pd_check() {
 	pd_mine=$(grep -c "^{ common_pid: $spid, " $W/pd.$1.hist)
 	pd_exact=$(grep -cxF -- "$pd_want" $W/pd.$1.hist)
 	echo "--- $1: $pd_lines line(s) of tp_syscalls-$spid, context columns:$pd_cols"
-	head -n 2 $W/pd.$1 | sed "s/^/[demo] $1: /"
+	head -n 2 $W/pd.$1 | sed "s/^/  $1: /"
 	grep "^{ common_pid: $spid, " $W/pd.$1.hist | sed "s/^/  hist: /"
 	if [ "$pd_ok" != 1 ] || [ "$rc" != 0 ] || [ -z "$spid" ]; then
 		ktap_fail "ftrace.$1" "setup ok=$pd_ok, tp_syscalls rc $rc: $(tr '\n' ' ' < $W/sys5.out)"

@@ -46,7 +46,7 @@ else
 		-c "/tests/bin/tp_open $TARGET" > $W/bt.out 2> $W/bt.err
 	rc=$?
 	echo "--- bpftrace (rc $rc):"
-	sed 's/^/[demo] bpftrace: /' $W/bt.out
+	sed 's/^/  bpftrace: /' $W/bt.out
 	cat $W/bt.err
 	pid=$(sed -n 's/^tp_open: pid=\([0-9]*\) .* fd=\([0-9]*\)$/\1/p' $W/bt.out)
 	fd=$(sed -n 's/^tp_open: .* fd=\(-*[0-9]*\)$/\1/p' $W/bt.out)

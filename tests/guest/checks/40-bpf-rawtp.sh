@@ -1,5 +1,5 @@
 # 40-bpf-rawtp.sh: a raw tracepoint BPF program on sys_enter (shared).
-#  bpf.rawtp_sys_enter_count  bpf_rawtp_count (raw bpf() syscalls, no
+#  bpf.rawtp_sys_enter_count  bpf_rawtp_count (BPF C, its skeleton,
 #                             libbpf) counts its child's getppid calls on
 #                             raw tracepoint sys_enter: exactly K; and all
 #                             the child's syscalls after attach: K+1

@@ -93,7 +93,7 @@ echo "fire $N" > $CTL
 echo 0 > $E/tpsc_a/enable
 echo 0 > $E/tpsc_b/enable
 cat $T/trace > $W/trace
-grep ' tpsc_[ab]: ' $W/trace | head -n 4 | sed 's/^/[demo] class: /'
+grep ' tpsc_[ab]: ' $W/trace | head -n 4 | sed 's/^/  class: /'
 na=$(grep -c ' tpsc_a: val=[0-9]* tag=a$' $W/trace)
 nb=$(grep -c ' tpsc_b: val=[0-9]* tag=b$' $W/trace)
 # context columns "irqs-off need-resched hardirq/softirq preempt-depth

@@ -100,7 +100,7 @@ sed 's/.* caller=\([^+]*\)+.*/\1/' $W/idle | sort | uniq -c | sort -rn | head -n
 if [ -n "$callers" ]; then
 	grep -E " irq_enable: caller=($callers)[.+]" $W/idle > $W/window
 	nwin=$(wc -l < $W/window)
-	head -n 2 $W/window | sed 's/^/[demo] rcuidle: /'
+	head -n 2 $W/window | sed 's/^/  rcuidle: /'
 	if [ $ok = 1 ] && [ "$nwin" -gt 0 ]; then
 		ktap_pass rcuidle.idle_irq_enable
 	else
@@ -156,7 +156,7 @@ else
 			print shown > shownf
 	}' $W/trace > $W/eqs
 	sed 's/^/  /' $W/eqs
-	[ -f $W/eqs.shown ] && sed 's/^/[demo] rcuidle eqs: /' $W/eqs.shown
+	[ -f $W/eqs.shown ] && sed 's/^/  rcuidle eqs: /' $W/eqs.shown
 	good=$(sed -n 's/^eqs good=\([0-9]*\) .*/\1/p' $W/eqs)
 	bad=$(sed -n 's/^eqs good=[0-9]* bad=\([0-9]*\) .*/\1/p' $W/eqs)
 	if [ $ok = 1 ] && [ "${good:-0}" -gt 0 ] && [ "${bad:-1}" = 0 ]; then

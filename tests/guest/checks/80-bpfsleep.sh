@@ -21,7 +21,9 @@
 #                        (tests/progs/capture_nonres): faultsnoop prints
 #                        every one exactly, N of N
 #  faultsnoop.misses     its program's recursion misses: 0
-# bpftrace's str() on the same openat() calls is a diagnostic line.
+# bpftrace's str() on the same kind of calls, at raw_syscalls:sys_enter and
+# at syscalls:sys_enter_openat, is a diagnostic line each; the [demo:*]
+# lines are make demo's (scripts/demo-report.py).
 # Sourced by run-checks.sh after ktap.sh; busybox sh, POSIX only.
 set -u
 
@@ -75,6 +77,8 @@ if ! has_feature ustrcopy; then
 	else
 		ktap_fail faultsnoop.refuses "exit status $st: $(tail -n 1 $BW/fs.err)"
 	fi
+	echo "[demo:faultsnoop] # refused=1 status=$st"
+	tail -n 1 $BW/fs.err | sed 's/^/[demo:faultsnoop] /'
 	ktap_skip_all faultsnoop "needs the follow-up's sleepable programs (patches 0016-0019)" \
 		openat openat2 execve misses
 else
@@ -94,8 +98,10 @@ else
 	st=$?
 	sed 's/^/[faultsnoop] /' $BW/fs.out $BW/fs.err | grep -v ' /bin/busybox \| busybox ' | head -n 80
 	sed 's/^/[capture] /' $BW/cap.err
+	fs_demo=
 	for call in openat openat2 execve; do
 		got=$(fs_count $call)
+		fs_demo="$fs_demo $call=$got"
 		ktap_diag "faultsnoop: $call $got of $N calls with non-resident strings shown exactly"
 		if [ "$cst" = 0 ] && [ "$st" = 0 ] && [ "$got" = "$N" ]; then
 			ktap_pass faultsnoop.$call
@@ -110,6 +116,12 @@ else
 		ktap_fail faultsnoop.misses "recursion misses '${m:-none}': $(tail -n 1 $BW/fs.err)"
 	fi
 	ktap_diag "faultsnoop: $(tail -n 1 $BW/fs.err)"
+	# make demo: the counts and the first call of each kind (not the
+	# capture program's own opens of its image files)
+	echo "[demo:faultsnoop] # refused=0 status=$st calls=$N$fs_demo misses=${m:-none}"
+	for re in ' openat  .* path="[^"]*/o-[0-9]*-[0-9]*"$' ' openat2 ' ' execve  '; do
+		grep " capture_nonres .*$re" $BW/fs.out | head -n 1 | sed 's/^.* capture_nonres *\([a-z]\)/[demo:faultsnoop] \1/'
+	done
 fi
 
 # --- for comparison: bpftrace's str() on the same kind of calls (openat
@@ -122,35 +134,43 @@ if command -v bpftrace > /dev/null; then
 	# strings in.  (syscalls:sys_enter_openat would read the paths on the
 	# follow-up: perf's probe of the event records the path, faulting the
 	# page in, before the BPF program runs; execve's argv is no string
-	# argument, so nothing faults it in there.)
-	bpftrace -I $BW/inc -e 'tracepoint:raw_syscalls:sys_enter /comm == "capture_nonres" && args->id == 257/ {
+	# argument, so nothing faults it in there.)  "Attaching" comes before
+	# the probes are attached; BEGIN's "ready" is printed once bpftrace
+	# reads its perf buffers, after attaching them all: the start signal.
+	bpftrace -I $BW/inc -e 'BEGIN { printf("ready\n"); }
+	tracepoint:raw_syscalls:sys_enter /comm == "capture_nonres" && args->id == 257/ {
 		printf("bt: openat path=\"%s\"\n", str(uptr(args->args[1]))); }
 	tracepoint:syscalls:sys_enter_execve /comm == "capture_nonres"/ {
 		printf("bt: execve path=\"%s\" argv=", str(args->filename)); join(args->argv, ","); }' \
 		> $BW/bt.out 2> $BW/bt.err &
 	bp=$!
 	i=0
-	while ! grep -q '^Attaching' $BW/bt.out && kill -0 $bp 2>/dev/null && [ $i -lt 900 ]; do
+	while ! grep -q '^ready' $BW/bt.out && kill -0 $bp 2>/dev/null && [ $i -lt 900 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
 	/tests/bin/capture_nonres $BW/cap2 $N all > $BW/cap2.out 2>&1
 	sleep 1
-	kill -INT $bp 2>/dev/null
-	# bpftrace exits on SIGINT; one that does not within 60 s is stuck
-	# (seen once on prefix 15 under load: the script hit its timeout
-	# here): say where, then kill it, so the rest of the script runs
+	# bpftrace exits on SIGINT, once its handler is in place: until then
+	# the SIGINT is lost (a background job of a script starts with
+	# SIGINT ignored), which left bpftrace running under load (prefix
+	# 15; baseline beside a kernel build).  So SIGINT every second; one
+	# still running after 60 s of that is stuck: say where, then kill it,
+	# so the rest of the script runs
 	i=0
 	while kill -0 $bp 2>/dev/null && [ $i -lt 600 ]; do
+		[ $((i % 10)) = 0 ] && kill -INT $bp 2>/dev/null
 		sleep 0.1
 		i=$((i + 1))
 	done
 	if kill -0 $bp 2>/dev/null; then
-		ktap_fail bpfsleep.bpftrace_exit "bpftrace still running 60 s after SIGINT: state $(sed -n 's/^State:[[:space:]]*//p' /proc/$bp/status), wchan $(cat /proc/$bp/wchan 2>/dev/null); $(tail -n 2 $BW/bt.err | tr '\n' ' ')"
+		ktap_fail bpfsleep.bpftrace_exit "bpftrace still running after 60 s of SIGINTs: state $(sed -n 's/^State:[[:space:]]*//p' /proc/$bp/status), wchan $(cat /proc/$bp/wchan 2>/dev/null); $(tail -n 2 $BW/bt.err | tr '\n' ' ')"
 		[ -w /proc/sysrq-trigger ] && echo w > /proc/sysrq-trigger
 		kill -KILL $bp 2>/dev/null
 	fi
 	wait $bp
+	bst_raw=$?
+	grep -q '^ready' $BW/bt.out && ready=1 || ready=0
 	n=0
 	grep '^expect openat ' $BW/cap2.out > $BW/want2
 	while IFS= read -r l; do
@@ -163,18 +183,28 @@ if command -v bpftrace > /dev/null; then
 	while IFS= read -r l; do
 		grep -q "^bt: execve .*,$l," $BW/bt.out && x=$((x + 1))
 	done < $BW/wantx
-	ktap_diag "bpftrace str(uptr(args->args[1])) at raw_syscalls:sys_enter for openat: $n of $N non-resident paths read ($ne empty); join(args->argv) at syscalls:sys_enter_execve: $x of $N argv read"
-	# make demo: the same kind of calls, each tracer's first three lines
-	echo "[demo] non-resident strings at sys_enter, the same calls (capture_nonres):"
-	grep '^bt: openat' $BW/bt.out | head -n 3 | sed 's/^bt: /[demo]   bpftrace str():      /'
-	grep '^bt: execve' $BW/bt.out | head -n 3 | sed 's/^bt: /[demo]   bpftrace str()+join: /'
-	if [ -s $BW/fs.out ]; then
-		grep ' openat  ' $BW/fs.out | grep ' capture_nonres ' | head -n 3 | sed 's/^.* openat  /[demo]   faultsnoop:          openat  /'
-		grep ' openat2 ' $BW/fs.out | grep ' capture_nonres ' | head -n 3 | sed 's/^.* openat2 /[demo]   faultsnoop:          openat2 /'
-		grep ' execve  ' $BW/fs.out | grep ' capture_nonres ' | head -n 3 | sed 's/^.* execve  /[demo]   faultsnoop:          execve  /'
-	else
-		echo "[demo]   faultsnoop: $(tail -n 1 $BW/fs.err 2>/dev/null)"
-	fi
+	ktap_diag "bpftrace str(uptr(args->args[1])) at raw_syscalls:sys_enter for openat: $n of $N non-resident paths read ($ne empty); join(args->argv) at syscalls:sys_enter_execve: $x of $N argv read (ready=$ready, bpftrace status $bst_raw)"
+	# make demo: unmodified bpftrace's str() at syscalls:sys_enter_openat,
+	# on N more such openat() calls, in a run of its own (on the follow-up
+	# that event's probe faults the paths in, for the run above too)
+	mkdir -p $BW/cap3
+	timeout 120 bpftrace -I $BW/inc -e 'tracepoint:syscalls:sys_enter_openat /pid == cpid && args->flags == 0x80000/ {
+		printf("bs: openat path=\"%s\"\n", str(args->filename)); }' \
+		-c "/tests/bin/capture_nonres $BW/cap3 $N openat" > $BW/bs.out 2> $BW/bs.err
+	bst=$?
+	ns=0
+	grep '^expect openat ' $BW/bs.out > $BW/want3
+	while IFS= read -r l; do
+		grep -qxF "bs: openat path=${l##*path=}" $BW/bs.out && ns=$((ns + 1))
+	done < $BW/want3
+	nse=$(grep -c '^bs: openat path=""$' $BW/bs.out)
+	ktap_diag "bpftrace str(args->filename) at syscalls:sys_enter_openat: $ns of $N non-resident paths read ($nse empty; bpftrace status $bst)"
+	echo "[demo:bpftrace-sc] # calls=$N read=$ns empty=$nse status=$bst"
+	grep -E '^bs: openat path="([^"]*/o-[0-9]+-[0-9]+)?"$' $BW/bs.out | head -n 1 | sed 's/^bs: /[demo:bpftrace-sc] /'
+	echo "[demo:bpftrace-raw] # calls=$N read=$n empty=$ne ready=$ready status=$bst_raw"
+	grep -E '^bt: openat path="([^"]*/o-[0-9]+-[0-9]+)?"$' $BW/bt.out | head -n 1 | sed 's/^bt: /[demo:bpftrace-raw] /'
+	echo "[demo:bpftrace-argv] # calls=$N argv=$x"
+	grep '^bt: execve' $BW/bt.out | head -n 1 | sed 's/^bt: /[demo:bpftrace-argv] /'
 fi
 
 # --- runs on both CPUs, then CPU 1's hotplug waits for a run pinned there

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench_rawtp: what a BPF raw tracepoint program on sys_enter costs,
- * through the bare bpf() syscall (no libbpf; the loader code is shared
- * with bpf_rawtp_count.c in bpf_raw.h).
+ * the counting program of tests/lib/bpf/count.bpf.c (bpf_test.h).
  *
  *   bench_rawtp run PROG [ARG...]
  *	load a BPF_PROG_TYPE_RAW_TRACEPOINT program that counts every
@@ -25,7 +24,7 @@
 #define _GNU_SOURCE
 #define BENCH_NAME "bench_rawtp"
 #include "bench_common.h"
-#include "bpf_raw.h"
+#include "bpf_test.h"
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,7 +37,7 @@
 
 static int create_map(void)
 {
-	int fd = bpf_raw_array_create(sizeof(uint64_t), 1);
+	int fd = bpft_array_create(sizeof(uint64_t), 1);
 
 	if (fd < 0)
 		die("BPF_MAP_CREATE");
@@ -48,11 +47,10 @@ static int create_map(void)
 /* Every hit: map[0] += 1. */
 static int load_prog(int map_fd)
 {
-	int fd = bpf_raw_count_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, map_fd,
-					 0, "bench_count");
+	int fd = bpft_count_load(BPF_PROG_TYPE_RAW_TRACEPOINT, map_fd, 0);
 
 	if (fd < 0) {
-		bpf_raw_print_log();
+		bpft_print_log();
 		die("BPF_PROG_LOAD");
 	}
 	return fd;
@@ -60,7 +58,7 @@ static int load_prog(int map_fd)
 
 static int attach(int prog_fd)
 {
-	int fd = bpf_raw_tp_open("sys_enter", prog_fd);
+	int fd = bpf_raw_tracepoint_open("sys_enter", prog_fd);
 
 	if (fd < 0)
 		die("BPF_RAW_TRACEPOINT_OPEN sys_enter");
@@ -88,7 +86,7 @@ static int run(char **argv)
 		die("waitpid");
 	close(tp_fd);	/* detach */
 
-	if (bpf_raw_map_lookup(map_fd, &key, &count))
+	if (bpf_map_lookup_elem(map_fd, &key, &count))
 		die("BPF_MAP_LOOKUP_ELEM");
 	printf("bench_rawtp: count=%llu\n", (unsigned long long)count);
 	close(prog_fd);

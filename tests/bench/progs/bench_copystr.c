@@ -15,13 +15,14 @@
  *
  * Attaches it to sys_enter, runs PROG, detaches, prints
  *   bench_copystr: count=N kind=kfunc|probe_read
- * and exits with PROG's status.  libbpf (static) only finds the kfunc's
- * BTF id; the rest is bpf_raw.h.
+ * and exits with PROG's status.  The programs: bench/progs/bpf/copystr.bpf.c.
  */
 #define _GNU_SOURCE
 #define BENCH_NAME "bench_copystr"
 #include "bench_common.h"
-#include "bpf_raw.h"
+#include "bpf_test.h"
+#include "copystr.skel.h"
+#include "copystr_kfunc.skel.h"
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
@@ -30,9 +31,6 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#define KFUNC_CALL(id)	INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, id)
-#define JNE_IMM32(d, i, o) INSN(BPF_JMP | BPF_JNE | BPF_K, d, 0, o, i)
 
 static int kfunc_id(void)
 {
@@ -46,47 +44,33 @@ static int kfunc_id(void)
 	return id;
 }
 
-/* map: 2 slots of 64 bytes: [0] the copy, [1] the count (first u64) */
-static int load(int map_fd, int kid)
+/*
+ * bench/progs/bpf/copystr.bpf.c: the kfunc program (sleepable) if @kfunc,
+ * else the bpf_probe_read_user_str() one, on @map_fd; the fd or -errno.
+ */
+static int load(int map_fd, int kfunc)
 {
-	struct bpf_insn prog[] = {
-		MOV64_REG(BPF_REG_6, BPF_REG_1),
-		LDX(BPF_DW, BPF_REG_7, BPF_REG_6, 8),		/* id */
-		JNE_IMM32(BPF_REG_7, 257, 28),			/* openat? -> out */
-		MOV64_REG(BPF_REG_1, BPF_REG_10),
-		ADD64_IMM(BPF_REG_1, -16),
-		MOV64_IMM(BPF_REG_2, 8),
-		LDX(BPF_DW, BPF_REG_3, BPF_REG_6, 0),		/* regs */
-		ADD64_IMM(BPF_REG_3, 104),			/* ->si */
-		CALL(BPF_FUNC_probe_read_kernel),
-		ST_IMM(BPF_W, BPF_REG_10, -4, 0),
-		LD_MAP_FD(BPF_REG_1, map_fd),
-		MOV64_REG(BPF_REG_2, BPF_REG_10),
-		ADD64_IMM(BPF_REG_2, -4),
-		CALL(BPF_FUNC_map_lookup_elem),
-		JEQ_IMM(BPF_REG_0, 0, 15),			/* -> out */
-		MOV64_REG(BPF_REG_1, BPF_REG_0),
-		MOV64_IMM(BPF_REG_2, 64),
-		LDX(BPF_DW, BPF_REG_3, BPF_REG_10, -16),
-		MOV64_IMM(BPF_REG_4, 0),
-		kid > 0 ? KFUNC_CALL(kid) : CALL(BPF_FUNC_probe_read_user_str),
-		JNE_IMM32(BPF_REG_0, 64, 9),			/* whole? -> out */
-		ST_IMM(BPF_W, BPF_REG_10, -4, 1),
-		LD_MAP_FD(BPF_REG_1, map_fd),
-		MOV64_REG(BPF_REG_2, BPF_REG_10),
-		ADD64_IMM(BPF_REG_2, -4),
-		CALL(BPF_FUNC_map_lookup_elem),
-		JEQ_IMM(BPF_REG_0, 0, 2),			/* -> out */
-		MOV64_IMM(BPF_REG_1, 1),
-		ATOMIC_ADD64(BPF_REG_0, BPF_REG_1, 0),
-		MOV64_IMM(BPF_REG_0, 0),			/* out: */
-		EXIT(),
-	};
+	static const char *const maps[] = { "buf", NULL };
+	int fd;
 
-	return bpf_raw_prog_load_flags(BPF_PROG_TYPE_RAW_TRACEPOINT, prog,
-				       sizeof(prog) / sizeof(prog[0]),
-				       "bench_copystr",
-				       kid > 0 ? BPF_F_SLEEPABLE : 0);
+	if (kfunc) {
+		struct copystr_kfunc_bpf *skel = copystr_kfunc_bpf__open();
+
+		if (!skel)
+			return -errno;
+		fd = bpft_load_one(skel->obj, "copy_kfunc", BPF_F_SLEEPABLE, maps, &map_fd);
+		copystr_kfunc_bpf__destroy(skel);
+	} else {
+		struct copystr_bpf *skel = copystr_bpf__open();
+
+		if (!skel)
+			return -errno;
+		fd = bpft_load_one(skel->obj, "copy_probe_read", 0, maps, &map_fd);
+		copystr_bpf__destroy(skel);
+	}
+	if (fd < 0)
+		errno = -fd;
+	return fd;
 }
 
 int main(int argc, char **argv)
@@ -101,15 +85,15 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	kid = kfunc_id();
-	map_fd = bpf_raw_array_create(64, 2);
+	map_fd = bpft_array_create(64, 2);
 	if (map_fd < 0)
 		die("BPF_MAP_CREATE");
-	prog_fd = load(map_fd, kid);
+	prog_fd = load(map_fd, kid > 0);
 	if (prog_fd < 0) {
-		bpf_raw_print_log();
+		bpft_print_log();
 		die("BPF_PROG_LOAD");
 	}
-	tp_fd = bpf_raw_tp_open("sys_enter", prog_fd);
+	tp_fd = bpf_raw_tracepoint_open("sys_enter", prog_fd);
 	if (tp_fd < 0)
 		die("BPF_RAW_TRACEPOINT_OPEN sys_enter");
 	fflush(stdout);
@@ -125,7 +109,7 @@ int main(int argc, char **argv)
 		die("waitpid");
 	close(tp_fd);
 	memset(val, 0, sizeof(val));
-	if (bpf_raw_map_lookup(map_fd, &key, val))
+	if (bpf_map_lookup_elem(map_fd, &key, val))
 		die("BPF_MAP_LOOKUP_ELEM");
 	printf("bench_copystr: count=%llu kind=%s\n", (unsigned long long)val[0],
 	       kid > 0 ? "kfunc" : "probe_read");

@@ -3,14 +3,13 @@
  * Helpers shared by the stress programs (tpst_storm, tpst_uffd,
  * tpst_badptr, tpst_priv), on top of tpst_common.h: the control file of
  * tpsleep_stress.ko, tracefs event ids, perf_event_open() and a counting
- * BPF program loaded through the bare bpf() syscall (no libbpf, see
- * bpf_raw.h).
+ * BPF program (tests/lib/bpf/count.bpf.c, loaded through bpf_test.h).
  */
 #ifndef TPST_STRESS_H
 #define TPST_STRESS_H
 
 #include "tpst_common.h"
-#include "bpf_raw.h"
+#include "bpf_test.h"
 #include <linux/perf_event.h>
 #include <stdint.h>
 #include <sys/syscall.h>
@@ -33,27 +32,22 @@ static inline void flag_set(int *flag)
 
 static inline int tpss_open(void)
 {
-	int fd = open(TPSS_CTL, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0)
-		tpst_die("open " TPSS_CTL);
-	return fd;
+	return tpst_open_ctl(TPSS_CTL);
 }
 
 /* Write a command and read its result into @buf; -errno or 0. */
-static inline int tpss_do(int fd, char *buf, size_t size, const char *fmt, ...)
+static inline int __attribute__((format(printf, 4, 5)))
+tpss_do(int fd, char *buf, size_t size, const char *fmt, ...)
 {
-	char cmd[TPST_CMD_MAX];
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = tpst_vformat(cmd, fmt, ap);
+	n = tpst_vcmd(fd, fmt, ap);
 	va_end(ap);
-	if (write(fd, cmd, n) != n) {
-		n = -errno;
+	if (n) {
 		snprintf(buf, size, "error=%d\n", n);
-		printf("> %s\n< %s", cmd, buf);
+		printf("< %s", buf);
 		fflush(stdout);
 		return n;
 	}
@@ -61,7 +55,7 @@ static inline int tpss_do(int fd, char *buf, size_t size, const char *fmt, ...)
 	if (n < 0)
 		tpst_die("read " TPSS_CTL);
 	buf[n] = '\0';
-	printf("> %s\n< %s%s", cmd, buf, n && buf[n - 1] == '\n' ? "" : "\n");
+	printf("< %s%s", buf, n && buf[n - 1] == '\n' ? "" : "\n");
 	fflush(stdout);
 	return 0;
 }
@@ -93,17 +87,17 @@ static inline void tpss_perf_attr(struct perf_event_attr *attr, long id)
 	attr->config = id;
 }
 
-/* An array map of @n u64 counters; -1 with errno on failure. */
+/* An array map of @n u64 counters; -errno (errno set) on failure. */
 static inline int tpss_map_create(unsigned int n)
 {
-	return bpf_raw_array_create(sizeof(uint64_t), n);
+	return bpft_array_create(sizeof(uint64_t), n);
 }
 
 static inline uint64_t tpss_map_get(int map_fd, uint32_t key)
 {
 	uint64_t val = 0;
 
-	if (bpf_raw_map_lookup(map_fd, &key, &val))
+	if (bpf_map_lookup_elem(map_fd, &key, &val))
 		return 0;
 	return val;
 }
@@ -111,16 +105,16 @@ static inline uint64_t tpss_map_get(int map_fd, uint32_t key)
 /*
  * A program of @type (BPF_PROG_TYPE_RAW_TRACEPOINT or _TRACEPOINT) that
  * adds 1 to counter @key of @map_fd and returns 0 (does not read its
- * context).  -1 with errno on failure; the verifier log goes to stderr
+ * context).  -errno (errno set) on failure; the verifier log goes to stderr
  * unless the failure is EPERM or EACCES.
  */
 static inline int tpss_prog_load(enum bpf_prog_type type, int map_fd,
 				 uint32_t key)
 {
-	int fd = bpf_raw_count_prog_load(type, map_fd, key, NULL);
+	int fd = bpft_count_load(type, map_fd, key);
 
 	if (fd < 0 && errno != EPERM && errno != EACCES)
-		bpf_raw_print_log();
+		bpft_print_log();
 	return fd;
 }
 

@@ -214,7 +214,7 @@ static void *rawtp_thread(void *arg)
 
 	while (tr_go_on(t)) {
 		tp = (t->cycles & 3) == 3 ? "sys_exit" : "sys_enter";
-		fd = bpf_raw_tp_open(tp, t->prog_fd);
+		fd = bpf_raw_tracepoint_open(tp, t->prog_fd);
 		if (fd < 0)
 			tr_error(t, "BPF_RAW_TRACEPOINT_OPEN", errno);
 		else
@@ -317,9 +317,9 @@ int main(int argc, char **argv)
 	for (i = 0; i < NR_RAWTP; i++) {
 		if (sleepable && i < 2) {
 			t_rawtp[i].prog_fd =
-				bpf_raw_sleepable_copy_prog_load(map_fd, t_rawtp[i].key);
+				bpft_count_copy_load(map_fd, t_rawtp[i].key);
 			if (t_rawtp[i].prog_fd < 0)
-				bpf_raw_print_log();
+				bpft_print_log();
 		} else {
 			t_rawtp[i].prog_fd = tpss_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT,
 							    map_fd, t_rawtp[i].key);
@@ -383,7 +383,7 @@ int main(int argc, char **argv)
 		printf("storm rawtp%d cycles=%ld runs=%llu sleepable=%d misses=%llu\n", i,
 		       t_rawtp[i].cycles, (unsigned long long)t_rawtp[i].counted,
 		       sleepable && i < 2,
-		       (unsigned long long)bpf_raw_prog_misses(t_rawtp[i].prog_fd));
+		       (unsigned long long)bpft_prog_misses(t_rawtp[i].prog_fd));
 	}
 
 	tpst_check("load", calls > 0 && !lerr && load[0].calls && load[1].calls &&
@@ -395,8 +395,8 @@ int main(int argc, char **argv)
 	report(&rawtp_all, rawtp_all.counted > 0);
 	if (sleepable) {
 		uint64_t runs = t_rawtp[0].counted + t_rawtp[1].counted;
-		uint64_t misses = bpf_raw_prog_misses(t_rawtp[0].prog_fd) +
-				  bpf_raw_prog_misses(t_rawtp[1].prog_fd);
+		uint64_t misses = bpft_prog_misses(t_rawtp[0].prog_fd) +
+				  bpft_prog_misses(t_rawtp[1].prog_fd);
 
 		tpst_check("sleepable", runs > 0 && misses == 0,
 			   "sleepable programs: %llu runs, %llu recursion misses",

@@ -73,13 +73,22 @@ static inline void __attribute__((noreturn)) tpst_die(const char *what)
 	exit(2);
 }
 
+/* Open a test module's control file @path read-write, or die. */
+static inline int tpst_open_ctl(const char *path)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	char what[128];
+
+	if (fd < 0) {
+		snprintf(what, sizeof(what), "open %s", path);
+		tpst_die(what);
+	}
+	return fd;
+}
+
 static inline int tpst_open(void)
 {
-	int fd = open(TPST_CTL, O_RDWR | O_CLOEXEC);
-
-	if (fd < 0)
-		tpst_die("open " TPST_CTL);
-	return fd;
+	return tpst_open_ctl(TPST_CTL);
 }
 
 /* Format a command into @cmd (TPST_CMD_MAX bytes): its length. */
@@ -95,22 +104,30 @@ tpst_vformat(char *cmd, const char *fmt, va_list ap)
 	return n;
 }
 
-/* Write one command; returns 0 or -errno (the module rejects bad ones). */
-static inline int __attribute__((format(printf, 2, 3)))
-tpst_cmd(int fd, const char *fmt, ...)
+/* Print and write one command: 0 or -errno (the module rejects bad ones). */
+static inline int __attribute__((format(printf, 2, 0)))
+tpst_vcmd(int fd, const char *fmt, va_list ap)
 {
 	char cmd[TPST_CMD_MAX];
-	va_list ap;
-	int n;
+	int n = tpst_vformat(cmd, fmt, ap);
 
-	va_start(ap, fmt);
-	n = tpst_vformat(cmd, fmt, ap);
-	va_end(ap);
 	printf("> %s\n", cmd);
 	fflush(stdout);
 	if (write(fd, cmd, n) != n)
 		return -errno;
 	return 0;
+}
+
+static inline int __attribute__((format(printf, 2, 3)))
+tpst_cmd(int fd, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = tpst_vcmd(fd, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 /* Read back the result of the last command (NUL terminated). */

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfsleep_test's programs (tests/progs/bpfsleep_test.c).  Every program
+ * is loaded alone (tests/lib/bpf_test.h: bpft_load_one()), sleepable or
+ * not as the check wants, with the caller's maps:
+ *   counts  array of 4 struct cnt
+ *   buf     array of 2 values of 64 bytes ([1]: copy_str_long's canary)
+ *
+ *   ret0, ret0_other, ret0_sys_enter
+ *           return 0: a raw_tp program, a tp_btf program for sched_switch
+ *           and one for sys_enter (what the refusals load)
+ *   copy    a raw_tp program for sys_enter, for the calls of process
+ *           @tgid: getppid() counted in counts[0].n; for openat(), the
+ *           path (the second argument: pt_regs->si) copied into buf[0],
+ *           64 bytes, the copy's return value in counts[1].n and the
+ *           copy counted in counts[1].m.  Built twice: here with
+ *           bpf_copy_from_user(), in bpfsleep_kfunc.bpf.c (which
+ *           includes this file) with the kfunc bpf_copy_from_user_str()
+ *           (0019), which only kernels that have it can load
+ *   null_dst  (kfunc object only) for getppid() of @tgid, the kfunc into
+ *           the value of a key that buf does not have: a map value that
+ *           is NULL at run time, passed without a NULL check (6.1's
+ *           verifier lets a maybe-NULL map value through to a kfunc); its
+ *           return value in counts[2].n
+ */
+#include "tests_bpf.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+
+#define NR_GETPPID	110	/* x86_64 */
+#define NR_OPENAT	257
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct cnt {
+	__u64 n, m;
+};
+
+ARRAY_MAP(counts, struct cnt, 4);
+
+ARRAY_MAP(buf, char[64], 2);
+
+const volatile __u32 tgid;
+
+#ifdef BPFSLEEP_KFUNC
+extern int bpf_copy_from_user_str(void *dst, __u32 dst__sz,
+				  const void *unsafe_ptr__ign, __u64 flags) __ksym;
+#define COPY(dst, size, src)	bpf_copy_from_user_str(dst, size, src, 0)
+#else
+#define COPY(dst, size, src)	bpf_copy_from_user(dst, size, src)
+#endif
+
+SEC("raw_tp")
+int ret0(void *ctx)
+{
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int ret0_other(void *ctx)
+{
+	return 0;
+}
+
+SEC("tp_btf/sys_enter")
+int ret0_sys_enter(void *ctx)
+{
+	return 0;
+}
+
+SEC("raw_tp")
+int copy(struct bpf_raw_tracepoint_args *ctx)
+{
+	struct pt_regs *regs = (struct pt_regs *)ctx->args[0];
+	__u32 k0 = 0, k1 = 1;
+	const char *path;
+	struct cnt *c;
+	char *dst;
+	long ret;
+
+	if (bpf_get_current_pid_tgid() >> 32 != tgid)
+		return 0;
+	if (ctx->args[1] == NR_GETPPID) {
+		c = bpf_map_lookup_elem(&counts, &k0);
+		if (c)
+			__sync_fetch_and_add(&c->n, 1);
+		return 0;
+	}
+	if (ctx->args[1] != NR_OPENAT)
+		return 0;
+	path = (const char *)BPF_CORE_READ(regs, si);
+	dst = bpf_map_lookup_elem(&buf, &k0);
+	if (!dst)
+		return 0;
+	ret = COPY(dst, 64, path);
+	c = bpf_map_lookup_elem(&counts, &k1);
+	if (c) {
+		c->n = ret;
+		__sync_fetch_and_add(&c->m, 1);
+	}
+	return 0;
+}
+
+#ifdef BPFSLEEP_KFUNC
+SEC("raw_tp")
+int null_dst(struct bpf_raw_tracepoint_args *ctx)
+{
+	__u32 k2 = 2, k5 = 5;
+	struct cnt *c;
+	void *dst;
+	int ret;
+
+	if (bpf_get_current_pid_tgid() >> 32 != tgid ||
+	    ctx->args[1] != NR_GETPPID)
+		return 0;
+	dst = bpf_map_lookup_elem(&buf, &k5);	/* maybe NULL: no check */
+	ret = bpf_copy_from_user_str(dst, 64, NULL, 0);
+	c = bpf_map_lookup_elem(&counts, &k2);
+	if (c)
+		c->n = ret;
+	return 0;
+}
+#endif
