@@ -108,6 +108,12 @@
  *                            returned while F was still blocked (the
  *                            contract costs the caller no Tasks Trace
  *                            wait)
+ *              filter_prompt then, in a thread, the filter of
+ *                            syscalls:sys_enter_getppid is set, replaced
+ *                            and cleared: done in less than 1 s, while F
+ *                            is still blocked (the old filters are freed
+ *                            after the grace periods, not waited for
+ *                            under event_mutex)
  *              no_stale_call once the openat() returned, O had never been
  *                            called with the poisoned data (with KASAN
  *                            the data is freed: a call is a KASAN
@@ -130,6 +136,8 @@
 
 #define FPATH "/tpst-uffd-no-such-dir/resolved-by-uffdio-copy"
 #define UNRELATED_EVENT "events/sched/sched_process_fork/enable"
+#define FILTER_EVENT "events/syscalls/sys_enter_getppid"
+#define FILTER_MAX_MS	1000	/* the most the filter writes may take */
 #define EVENTS_MOD "tpsleep_events"
 #define EVENTS_KO "/tests/modules/" EVENTS_MOD ".ko"
 
@@ -264,7 +272,7 @@ struct op {
 	char res[2048];
 };
 
-static struct op op_f, op_u, op_o, op_e;
+static struct op op_f, op_u, op_o, op_e, op_w;
 /* prio_unreg, perf close, ftrace disable, insmod, rmmod */
 static struct op op_p, op_c, op_d, op_i, op_r;
 static int perf_fd = -1, ko_fd = -1;
@@ -336,6 +344,26 @@ static void *ftrace_disabler(void *arg)
 
 	o->start_ns = tpst_now_ns();
 	r = tpss_tracefs_write(UNRELATED_EVENT, "0");
+	return op_end(o, r, r < 0 ? -r : 0);
+}
+
+/*
+ * Set, replace and clear the filter of a syscall event: each old filter
+ * must be freed after the probes' grace periods, not waited for under
+ * event_mutex.
+ */
+static void *filter_writer(void *arg)
+{
+	static const char * const filters[] = {
+		"common_pid == 1", "common_pid == 2", "0",
+	};
+	struct op *o = arg;
+	long r = 0;
+	size_t i;
+
+	o->start_ns = tpst_now_ns();
+	for (i = 0; i < ARRAY_SIZE(filters) && !r; i++)
+		r = tpss_tracefs_write(FILTER_EVENT "/filter", filters[i]);
 	return op_end(o, r, r < 0 ? -r : 0);
 }
 
@@ -922,6 +950,17 @@ static int do_ordinary(void)
 	tpst_check("unreg_prompt", tpst_num(unreg, "unreg", -1) == 0 && blocked,
 		   "want unreg=0 returned while F is blocked (F returned=%lld, openat done=%d): %s",
 		   tpst_num(res, "returned", -1), flag_get(&op_f.done), unreg);
+	/* A filter update while F is blocked: in a thread, it may wait. */
+	if (pthread_create(&op_w.thread, NULL, filter_writer, &op_w))
+		tpst_die("pthread_create");
+	op_w.started = 1;
+	wait_flag(&op_w.done, FILTER_MAX_MS);
+	tpss_do(fd, res, sizeof(res), "fault_snap");
+	blocked = tpst_num(res, "returned", 1) == 0 && !flag_get(&op_f.done);
+	tpst_check("filter_prompt", flag_get(&op_w.done) && !op_w.ret && blocked,
+		   "want 3 writes to " FILTER_EVENT "/filter done in less than %d ms while F is blocked: %s (ret %ld, %s; F returned=%lld)",
+		   FILTER_MAX_MS, flag_get(&op_w.done) ? "done" : "not returned",
+		   op_w.ret, strerror(op_w.err), tpst_num(res, "returned", -1));
 	sleep_ms(200);
 	if (uffd_resolve(uffd))
 		tpst_check("complete", 0, "UFFDIO_COPY failed");
@@ -930,6 +969,11 @@ static int do_ordinary(void)
 		_exit(1);
 	}
 	pthread_join(op_f.thread, NULL);
+	if (!wait_flag(&op_w.done, 10000)) {
+		tpst_check("complete", 0, "the filter writes did not return within 10 s of the resolution");
+		_exit(1);
+	}
+	pthread_join(op_w.thread, NULL);
 	tpss_do(fd, fin, sizeof(fin), "fault_disarm");
 	tpss_do(fd, rep, sizeof(rep), "ord_report");
 	tpst_check("no_stale_call", tpst_num(rep, "poisoned", -1) == 0,

@@ -271,7 +271,7 @@ lock_free.prio_unreg lock_free.perf_close lock_free.first_reg
 lock_free.ftrace_enable lock_free.ftrace_disable lock_free.insmod lock_free.rmmod"
 K="entered blocked killed unreg_waits copy_failed"
 U="not_blocked efault syscall"
-O="entered live unreg_prompt no_stale_call complete"
+O="entered live unreg_prompt filter_prompt no_stale_call complete"
 st_tracing_clean
 if has_feature syscalls; then
 	# shellcheck disable=SC2086 # word lists

@@ -14,6 +14,14 @@
 #                     trace-cmd report: N of N paths
 #  ustr.perf          perf record -e syscalls:sys_enter_openat + perf
 #                     script: N of N paths
+#  ustr.perf_user.*   tp_perfuser user: a perf event on sys_enter_openat
+#                     opened by a user without capabilities (UID 65534,
+#                     perf_event_paranoid 2) records N non-resident paths
+#                     empty (nonres: the probe does not fault for such a
+#                     user) and a path on the stack exactly (resident)
+#  ustr.perf_root.*   tp_perfuser root: the same calls traced by root
+#                     record every path (nonres) and the one on the stack
+#                     (resident)
 #  ustr.bpftrace      bpftrace tracepoint:syscalls:sys_enter_unlink
 #                     str(kptr(args->__pathname_val)) of N unlink() calls
 #                     of fresh paths: N of N (the BPF context is the record
@@ -158,6 +166,8 @@ if ! has_feature ustrings; then
 	# What a user gets today: the pointer.  (The bad pointers still run
 	# below: their results must be the same on every kernel.)
 	ktap_skip_all ustr "$NEED" tracefs rename trace_cmd perf bpftrace filter hist
+	ktap_skip_all ustr.perf_user "$NEED" nonres resident
+	ktap_skip_all ustr.perf_root "$NEED" nonres resident
 	# make demo: the same trace-cmd run here shows the pointer alone
 	if command -v trace-cmd > /dev/null; then
 		(cd $W && trace-cmd record -e syscalls:sys_enter_openat -o $W/tc.dat \
@@ -221,6 +231,19 @@ if has_feature ustrings; then
 	rc=$?
 	perf script -i $W/perf.data > $W/perf.script 2> $W/perf.err
 	us_judge perf "perf script" $rc $W/perf.out $W/perf.script $W/perf.err
+	us_clean
+
+	# --- perf, opened by a user without capabilities, and by root ----------
+	pu_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+	echo 2 > /proc/sys/kernel/perf_event_paranoid
+	tp_perfuser user $N > $W/perfuser.out 2>&1
+	pu_rc=$?
+	echo "$pu_paranoid" > /proc/sys/kernel/perf_event_paranoid
+	tp_perfuser root $N > $W/perfroot.out 2>&1
+	pr_rc=$?
+	grep -v '^sample \|^call ' $W/perfuser.out $W/perfroot.out | sed 's/^/  /'
+	ktap_check_lines ustr.perf_user $W/perfuser.out $pu_rc nonres resident
+	ktap_check_lines ustr.perf_root $W/perfroot.out $pr_rc nonres resident
 	us_clean
 
 	# --- bpftrace: the BPF context matches the format ------------------------

@@ -44,7 +44,9 @@
 #                               is blocked on a userfaultfd page: never
 #                               called with the poisoned data after the
 #                               fault is resolved (tpst_uffd ordinary; the
-#                               lttng-modules contract)
+#                               lttng-modules contract); and a filter
+#                               update meanwhile does not wait for it
+#                               (filter_prompt)
 #  maysleep.park_2to1.*, maysleep.park_1to0to1.*  (core) a hand-written
 #                               caller of tpst_maysleep parked between
 #                               loading the first probe's data and the static
@@ -232,7 +234,7 @@ else
 	ktap_skip_all maysleep.transitions_mixed "needs the follow-up's probes that sleep or not on one tracepoint (feature tpmode)" run calls data preemptible
 fi
 # --- an ordinary probe's data freed as lttng-modules frees it ------------
-ORD="entered live unreg_prompt no_stale_call complete"
+ORD="entered live unreg_prompt filter_prompt no_stale_call complete"
 if has_feature tpmode; then
 	if insmod /tests/modules/tpsleep_stress.ko > $W/insmod-stress.out 2>&1; then
 		ms_run $W/ordinary.out tpst_uffd ordinary
