@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -105,6 +106,9 @@ static void drop_privileges(void)
 	if (setgroups(0, NULL) || setresgid(USER_ID, USER_ID, USER_ID) ||
 	    setresuid(USER_ID, USER_ID, USER_ID))
 		tpst_die("drop privileges");
+	/* the change of credentials made /proc/self root's: pagemap */
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		tpst_die("PR_SET_DUMPABLE");
 	f = fopen("/proc/self/status", "r");
 	if (!f)
 		tpst_die("/proc/self/status");
