@@ -5,9 +5,10 @@
  * and GID 65534, no supplementary group) or by root.
  *
  * As root it reads the event's id and the offsets of "filename" and
- * "__filename_val" from tracefs, then (user) opens a counting event of
- * its own on syscalls:sys_enter_execve of this task (a privileged tracer
- * elsewhere must not make the user's records fault), drops every privilege,
+ * "__filename_val" from tracefs, then (user) opens root's counting events
+ * on syscalls:sys_enter_execve of this task and on sys_enter_openat of a
+ * sleeping child (a privileged tracer elsewhere must not make the user's
+ * records fault), drops every privilege,
  * opens the event on itself (per task, exclude_kernel: what
  * perf_event_paranoid 2 allows a user; syscall events are
  * TRACE_EVENT_FL_CAP_ANY) with raw samples, and makes N + 1 openat()
@@ -175,6 +176,46 @@ static void record_call(const char *path, const char *ptr)
 		close(ret);
 }
 
+/*
+ * root's counting events, kept open while the user traces: one on another
+ * syscall of this task, one on sys_enter_openat of a child that sleeps
+ * (on no CPU's list while it sleeps).  Neither may make the user's
+ * records fault: only a privileged event the record goes to on its CPU,
+ * or a BPF program, does.  The child exits when this process does.
+ */
+static void root_events(void)
+{
+	struct perf_event_attr rattr = {
+		.type = PERF_TYPE_TRACEPOINT,
+		.size = sizeof(rattr),
+	};
+	int pipefd[2];
+	char c;
+	pid_t child;
+
+	rattr.config = read_num(EXECVE_EV "id");
+	if (syscall(SYS_perf_event_open, &rattr, 0, -1, -1,
+		    PERF_FLAG_FD_CLOEXEC) < 0)
+		tpst_die("perf_event_open of sys_enter_execve");
+
+	if (pipe2(pipefd, O_CLOEXEC))
+		tpst_die("pipe2");
+	child = fork();
+	if (child < 0)
+		tpst_die("fork");
+	if (!child) {
+		close(pipefd[1]);
+		while (read(pipefd[0], &c, 1) > 0)
+			;
+		_exit(0);
+	}
+	close(pipefd[0]);	/* the write end stays open until exit */
+	rattr.config = read_num(EV "id");
+	if (syscall(SYS_perf_event_open, &rattr, child, -1, -1,
+		    PERF_FLAG_FD_CLOEXEC) < 0)
+		tpst_die("perf_event_open of the child's sys_enter_openat");
+}
+
 static void read_samples(void *rb, int off_ptr, int off_str)
 {
 	struct perf_event_mmap_page *meta = rb;
@@ -182,6 +223,12 @@ static void read_samples(void *rb, int off_ptr, int off_str)
 	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
 	uint64_t size = (uint64_t)RB_PAGES * page, tail = meta->data_tail;
 	char rec[4096];
+
+	if (head - tail > size) {
+		fprintf(stderr, "the perf buffer wrapped: %llu bytes\n",
+			(unsigned long long)(head - tail));
+		exit(2);
+	}
 
 	while (tail < head) {
 		struct perf_event_header h;
@@ -192,14 +239,16 @@ static void read_samples(void *rb, int off_ptr, int off_str)
 
 		for (i = 0; i < sizeof(h); i++)
 			((char *)&h)[i] = data[(tail + i) % size];
-		if (h.size > sizeof(rec) || h.size < sizeof(h))
-			break;
+		if (h.size > sizeof(rec) || h.size < sizeof(h)) {
+			fprintf(stderr, "a perf record of %u bytes\n", h.size);
+			exit(2);
+		}
 		for (i = 0; i < h.size; i++)
 			rec[i] = data[(tail + i) % size];
 		tail += h.size;
 		if (h.type == PERF_RECORD_LOST) {
-			printf("sample lost\n");
-			continue;
+			fprintf(stderr, "perf lost samples\n");
+			exit(2);
 		}
 		if (h.type != PERF_RECORD_SAMPLE)
 			continue;
@@ -255,19 +304,7 @@ int main(int argc, char **argv)
 	if (mkdir(dir, 0777) || chmod(dir, 0777))
 		tpst_die(dir);
 	if (user) {
-		/*
-		 * root's counting event on another syscall of this task, kept
-		 * open: it must not make the user's records fault
-		 */
-		struct perf_event_attr rattr = {
-			.type = PERF_TYPE_TRACEPOINT,
-			.size = sizeof(rattr),
-			.config = read_num(EXECVE_EV "id"),
-		};
-
-		if (syscall(SYS_perf_event_open, &rattr, 0, -1, -1,
-			    PERF_FLAG_FD_CLOEXEC) < 0)
-			tpst_die("perf_event_open of sys_enter_execve");
+		root_events();
 		drop_privileges();
 	}
 
@@ -287,7 +324,7 @@ int main(int argc, char **argv)
 	snprintf(stack_path, sizeof(stack_path), "%s/resident-%d", dir,
 		 getpid());
 	record_call(stack_path, stack_path);
-	close(fd);	/* after the buffer is read: the mapping keeps it */
+	close(fd);	/* no more samples: the mapping keeps the buffer */
 	read_samples(rb, off_ptr, off_str);
 
 	for (i = 0, bad = 0; i < n; i++) {

@@ -241,6 +241,7 @@ if has_feature ustrings; then
 	echo "$pu_paranoid" > /proc/sys/kernel/perf_event_paranoid
 	tp_perfuser root $N > $W/perfroot.out 2>&1
 	pr_rc=$?
+	rm -rf /tmp/tp_perfuser-*	# the user's run cannot remove root's dir
 	grep -v '^sample \|^call ' $W/perfuser.out $W/perfroot.out | sed 's/^/  /'
 	ktap_check_lines ustr.perf_user $W/perfuser.out $pu_rc nonres resident
 	ktap_check_lines ustr.perf_root $W/perfroot.out $pr_rc nonres resident
