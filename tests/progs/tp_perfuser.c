@@ -137,7 +137,8 @@ static int present(const void *addr)
 }
 
 /* A path in a page never touched: a fresh private mapping of a file. */
-static char *fresh_path(const char *dir, int i, char *path, size_t size)
+static __attribute__((noinline)) char *
+fresh_path(const char *dir, int i, char *path, size_t size)
 {
 	char file[128];
 	char *p;
@@ -316,13 +317,18 @@ int main(int argc, char **argv)
 	if (rb == MAP_FAILED)
 		tpst_die("mmap of the perf buffer");
 
+	/*
+	 * Written before the other calls, so that no other buffer of theirs
+	 * (fresh_path()'s file name, opened too) shares its stack slot: its
+	 * pointer identifies its samples.
+	 */
+	snprintf(stack_path, sizeof(stack_path), "%s/resident-%d", dir,
+		 getpid());
 	for (i = 0; i < n; i++) {
 		char *p = fresh_path(dir, i, path, sizeof(path));
 
 		record_call(path, p);
 	}
-	snprintf(stack_path, sizeof(stack_path), "%s/resident-%d", dir,
-		 getpid());
 	record_call(stack_path, stack_path);
 	close(fd);	/* no more samples: the mapping keeps the buffer */
 	read_samples(rb, off_ptr, off_str);
