@@ -4,9 +4,10 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/guest.sh"
 VARIANT=${1:?usage: boot.sh VARIANT}
+arch_setup "$VARIANT"
 obj=$(obj_of "$VARIANT")
 # KERNEL: another bzImage (bisect.sh boots a copy while it builds the next)
-kernel=${KERNEL:-$obj/arch/x86/boot/bzImage}
+kernel=${KERNEL:-$obj/$KIMAGE}
 initrd=$BUILD/initramfs/$VARIANT.cpio
 [ -f "$kernel" ] || die "no kernel $kernel"
 [ -f "$initrd" ] || die "no initramfs $initrd (scripts/initramfs.sh $VARIANT)"
@@ -19,20 +20,18 @@ rm -f "$console" "$results"
 
 # The machine (CPUs, memory, KVM or TCG) and the kernel command line are
 # those of scripts/guest.sh, which the LAVA jobs (scripts/lava.sh) share.
-accel=$(guest_accel)
-stage "boot: qemu -accel $accel, $GUEST_SMP vCPUs, timeout ${TIMEOUT}s, console $console"
+stage "boot: $(guest_qemu), timeout ${TIMEOUT}s, console $console"
 start=$(date +%s)
 # While the guest runs: its stage and KTAP counts so far (a line per stage
 # in a log, one updating line on a terminal).
 "$TOP/scripts/progress.sh" "$console" "$results" "$TIMEOUT" $$ &
 progress=$!
 set +e
-timeout --foreground -k 10 "$TIMEOUT" qemu-system-x86_64 \
-	-accel "$accel" -smp "$GUEST_SMP" -m "$GUEST_MEM" -cpu "$GUEST_CPU" \
+timeout --foreground -k 10 "$TIMEOUT" $(guest_qemu) \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "$(guest_append "$CHECK_TIMEOUT" "${APPEND:-}")" \
 	-display none -monitor none -no-reboot \
-	-serial "file:$console" -serial "file:$results" \
+	-serial "file:$console" $(guest_results_port "$results") \
 	${QEMU_EXTRA:-} </dev/null
 rc=$?
 kill "$progress" 2>/dev/null

@@ -1,17 +1,26 @@
 #!/bin/bash
-# build.sh VARIANT: bzImage and modules, out of tree, through ccache.
+# build.sh VARIANT: bzImage (Image on arm64) and modules, out of tree,
+# through ccache.
 . "$(dirname "$0")/lib.sh"
 VARIANT=${1:?usage: build.sh VARIANT}
+arch_setup "$VARIANT"
 tree=$(tree_of "$VARIANT")
 obj=$(obj_of "$VARIANT")
 [ -f "$obj/.config" ] || die "no config for $VARIANT: run scripts/config.sh $VARIANT"
 mkdir -p "$LOGS" "$CCACHE_DIR"
 log=$LOGS/build-$VARIANT.log
-stage "build: bzImage modules (-j$JOBS, ccache in $CCACHE_DIR), log $log"
+stage "build: $ARCH ${KIMAGE##*/} modules (-j$JOBS, ccache in $CCACHE_DIR), log $log"
+# One kernel build at a time on this machine, whoever starts it (make
+# check-preempt beside make check-arm64, say): wait for the other's end.
+exec 9>"$BUILD/.build.lock"
+if ! flock -n 9; then
+	stage "build: another kernel build holds $BUILD/.build.lock, waiting"
+	flock 9
+fi
 ccache -z >/dev/null
 start=$(date +%s)
-if ! make -C "$tree" O="$obj" -j"$JOBS" CC="ccache gcc" KBUILD_BUILD_TIMESTAMP="" \
-	KBUILD_BUILD_USER=tpsleep KBUILD_BUILD_HOST=build bzImage modules >"$log" 2>&1; then
+if ! make -C "$tree" O="$obj" -j"$JOBS" CC="$KCC" KBUILD_BUILD_TIMESTAMP="" \
+	KBUILD_BUILD_USER=tpsleep KBUILD_BUILD_HOST=build "${KIMAGE##*/}" modules >"$log" 2>&1; then
 	grep -E 'error|Error' "$log" | head -40 >&2
 	die "build of $VARIANT failed (full log: $log)"
 fi

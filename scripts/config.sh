@@ -4,18 +4,19 @@
 # that every requested option took effect.
 . "$(dirname "$0")/lib.sh"
 VARIANT=${1:?usage: config.sh VARIANT}
+arch_setup "$VARIANT"
 tree=$(tree_of "$VARIANT")
 obj=$(obj_of "$VARIANT")
 [ -f "$tree/.variant-stamp" ] || die "no tree for $VARIANT: run scripts/tree.sh $VARIANT"
 # FRAGMENTS: extra fragment files (absolute or relative to config-fragments/)
 frags=()
-for f in "$TOP"/config-fragments/[0-9]*.config ${FRAGMENTS:-}; do
+for f in "$TOP"/config-fragments/[0-9]*.config $ARCH_FRAGMENTS ${FRAGMENTS:-}; do
 	[ -f "$f" ] || f=$TOP/config-fragments/$f
 	[ -f "$f" ] || die "no config fragment $f"
 	frags+=("$f")
 done
 mkdir -p "$obj"
-stage "config: tinyconfig + $(printf "%s " "${frags[@]##*/}")"
+stage "config: $ARCH tinyconfig + $(printf "%s " "${frags[@]##*/}")"
 make -s -C "$tree" O="$obj" tinyconfig >/dev/null 2>&1
 (cd "$obj" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}") >"$obj/merge_config.log" 2>&1 ||
 	{ cat "$obj/merge_config.log"; die "merge_config.sh failed"; }

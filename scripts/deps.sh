@@ -5,7 +5,29 @@
 # version is kept in build/src/NAME/.version and the download is redone
 # when apt's candidate changes.
 . "$(dirname "$0")/lib.sh"
-list=$(sed -e 's/#.*//' "$TOP/scripts/packages.txt" | xargs -n 1)
+# deps.sh [LIST...]: packages.txt and, for a target beyond make check, its
+# own list (e.g. scripts/packages-preempt.txt), same format.
+lists=("$TOP/scripts/packages.txt")
+for l in "$@"; do
+	[ -f "$l" ] || l=$TOP/scripts/$l
+	[ -f "$l" ] || die "deps: no package list $l"
+	lists+=("$l")
+done
+list=$(sed -e 's/#.*//' "${lists[@]}" | xargs -n 1)
+# "arch:NAME": a foreign architecture dpkg must know (multiarch), for the
+# NAME:ARCH packages of a cross target
+foreign=$(printf '%s\n' "$list" | sed -n 's/^arch://p' | xargs)
+list=$(printf '%s\n' "$list" | { grep -v '^arch:' || true; })
+updated=
+for a in $foreign; do
+	if ! dpkg --print-foreign-architectures | grep -qx "$a"; then
+		[ "$(id -u)" = 0 ] || die "deps: must run as root to add the architecture $a (dpkg --add-architecture $a)"
+		dpkg --add-architecture "$a"
+		echo "deps: dpkg --add-architecture $a"
+		apt-get update -q
+		updated=1
+	fi
+done
 pkgs=$(printf '%s\n' "$list" | { grep -v '^unpack:' || true; } | xargs)
 unpack=$(printf '%s\n' "$list" | sed -n 's/^unpack://p' | xargs)
 missing=
@@ -13,7 +35,6 @@ for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing="$missing $p"
 done
-updated=
 if [ -z "$missing" ]; then
 	echo "deps: all $(echo "$pkgs" | wc -w) packages installed"
 else

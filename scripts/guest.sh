@@ -19,6 +19,26 @@ guest_accel() {
 	fi
 }
 
+# guest_qemu: the emulator and its machine for $ARCH (scripts/lib.sh
+# arch_setup): x86_64's pc, or arm64's virt with the most capable CPU
+# (TCG; KVM only for x86_64 here).
+guest_qemu() {
+	case ${ARCH:-x86_64} in
+	arm64) echo "qemu-system-aarch64 -M virt -accel tcg,thread=single -smp $GUEST_SMP -m $GUEST_MEM -cpu max" ;;
+	*) echo "qemu-system-x86_64 -accel $(guest_accel) -smp $GUEST_SMP -m $GUEST_MEM -cpu $GUEST_CPU" ;;
+	esac
+}
+
+# guest_results_port FILE: QEMU's arguments for the results port, the
+# guest's second serial port (ttyS1) on x86_64; on arm64 (virt has one
+# UART) a virtio console, hvc0, that /init tells the checks of.
+guest_results_port() {
+	case ${ARCH:-x86_64} in
+	arm64) echo "-device virtio-serial-device -chardev file,id=ktap,path=$1 -device virtconsole,chardev=ktap" ;;
+	*) echo "-serial file:$1" ;;
+	esac
+}
+
 # guest_append CHECK_TIMEOUT [EXTRA]: the kernel command line, EXTRA last.
 # The checks boot with a syscall event enabled from the command line: early
 # boot enabling (and event_trace_enable_again()'s 1->0->1 transition at
@@ -33,5 +53,12 @@ guest_append() {
 	*tpsleep.mode=*|*tpsleep.inject=*) boot_events= ;;
 	*) boot_events="trace_event=raw_syscalls:sys_enter idle=poll" ;;
 	esac
+	# arm64: the PL011 console; no idle=poll (an x86 parameter: arm64's
+	# idle is cpu_do_idle(), WFI; 70-rcuidle.sh says so in its SKIP), the
+	# results port on hvc0
+	if [ "${ARCH:-x86_64}" = arm64 ]; then
+		printf '%s\n' "console=ttyAMA0 panic=-1 oops=panic panic_on_warn=0 loglevel=7 tpsleep.timeout=$1 tpsleep.results=/dev/hvc0 ${boot_events% idle=poll} ${2:-}"
+		return
+	fi
 	printf '%s\n' "console=ttyS0 panic=-1 oops=panic panic_on_warn=0 loglevel=7 tpsleep.timeout=$1 $boot_events ${2:-}"
 }

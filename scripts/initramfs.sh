@@ -6,25 +6,75 @@
 # tree's ftrace selftests.  Reproducible: sorted, zero mtimes, root owner.
 . "$(dirname "$0")/lib.sh"
 VARIANT=${1:?usage: initramfs.sh VARIANT}
+arch_setup "$VARIANT"
 tree=$(tree_of "$VARIANT")
 obj=$(obj_of "$VARIANT")
-[ -f "$obj/arch/x86/boot/bzImage" ] || die "no kernel for $VARIANT: run scripts/build.sh $VARIANT"
+[ -f "$obj/$KIMAGE" ] || die "no kernel for $VARIANT: run scripts/build.sh $VARIANT"
 stage "initramfs"
 root=$BUILD/initramfs/$VARIANT
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,tests/bin,tests/modules,tests/checks}
 cp "$TOP/initramfs/init" "$root/init"
-cp /bin/busybox "$root/bin/busybox"
+# busybox-static, the host's or (arm64) Debian's arm64 package unpacked by
+# scripts/deps.sh (packages-arm64.txt)
+case $ARCH in
+arm64) bb=$BUILD/src/busybox-static:arm64/bin/busybox ;;
+*) bb=/bin/busybox ;;
+esac
+[ -f "$bb" ] || die "no $bb: run scripts/deps.sh (arm64: scripts/deps.sh packages-arm64.txt)"
+cp "$bb" "$root/bin/busybox"
 ln -s busybox "$root/bin/sh"
-file /bin/busybox | grep -q 'statically linked' || die "/bin/busybox is not static (install busybox-static)"
+file "$bb" | grep -q 'statically linked' || die "$bb is not static (install busybox-static)"
 
 # Dynamically linked tracers: the binary (as DEST, default its own path),
-# its libraries, the loader.
+# its libraries, the loader.  x86_64: the host's installed packages, their
+# libraries as ldd finds them.  arm64: Debian's arm64 packages unpacked in
+# build/sysroot/arm64 (scripts/sysroot.sh), their libraries found by
+# following DT_NEEDED there (the host cannot run the arm64 loader).
+triplet=x86_64-linux-gnu
+sysroot=
+if [ "$ARCH" = arm64 ]; then
+	triplet=aarch64-linux-gnu
+	sysroot=$BUILD/sysroot/arm64
+	"$TOP/scripts/sysroot.sh" arm64
+fi
+# needed_libs FILE: the libraries FILE needs, recursively, as paths in the
+# sysroot (and its loader)
+needed_libs() {
+	local todo=("$1") seen=" " f n d found
+	while [ ${#todo[@]} -gt 0 ]; do
+		f=${todo[0]}
+		todo=("${todo[@]:1}")
+		readelf -lW "$f" 2>/dev/null | sed -n 's/.*program interpreter: \(.*\)]/\1/p'
+		for n in $(readelf -dW "$f" 2>/dev/null | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+			case $seen in *" $n "*) continue ;; esac
+			seen="$seen$n "
+			found=
+			for d in /lib/$triplet /usr/lib/$triplet /lib /usr/lib; do
+				if [ -e "$sysroot$d/$n" ]; then
+					found=$d/$n
+					break
+				fi
+			done
+			[ -n "$found" ] || die "initramfs: $n (needed by ${f#"$sysroot"}) is not in $sysroot (scripts/sysroot.sh: a missing dependency)"
+			echo "$found"
+			todo+=("$sysroot$(dirname "$found")/$(readlink -f "$sysroot$found" | xargs basename)")
+		done
+	done | sort -u
+}
 copy_with_libs() {
 	local bin=$1 dest=${2:-$1} lib
-	install -D "$bin" "$root$dest"
-	for lib in $(ldd "$bin" | awk '/=>/ { print $3 } /^\t\// { print $1 }'); do
-		[ -e "$root$lib" ] || install -D "$(readlink -f "$lib")" "$root$lib"
+	if [ -z "$sysroot" ]; then
+		install -D "$bin" "$root$dest"
+		for lib in $(ldd "$bin" | awk '/=>/ { print $3 } /^\t\// { print $1 }'); do
+			[ -e "$root$lib" ] || install -D "$(readlink -f "$lib")" "$root$lib"
+		done
+		return
+	fi
+	[ -f "$sysroot$bin" ] || die "initramfs: no $bin in $sysroot (scripts/sysroot.sh)"
+	install -D "$(readlink -f "$sysroot$bin")" "$root$dest"
+	for lib in $(needed_libs "$sysroot$bin"); do
+		[ -e "$root$lib" ] || install -D "$(readlink -f "$sysroot$lib")" "$root$lib"
 	done
 }
 copy_with_libs /usr/bin/perf
@@ -44,14 +94,14 @@ done
 # run no checks.
 copy_with_libs /usr/bin/lttng
 copy_with_libs /usr/bin/lttng-sessiond
-copy_with_libs /usr/lib/x86_64-linux-gnu/lttng/libexec/lttng-consumerd
+copy_with_libs /usr/lib/$triplet/lttng/libexec/lttng-consumerd
 copy_with_libs /usr/bin/babeltrace2
-for p in /usr/lib/x86_64-linux-gnu/babeltrace2/plugins/*.so; do
-	copy_with_libs "$p"
+for p in "$sysroot"/usr/lib/$triplet/babeltrace2/plugins/*.so; do
+	copy_with_libs "${p#"$sysroot"}"
 done
 # the session daemon validates session configurations against it at start
 # (liblttng-ctl0's), and exits without it
-install -D -m 644 /usr/share/xml/lttng/session.xsd "$root/usr/share/xml/lttng/session.xsd"
+install -D -m 644 "$sysroot/usr/share/xml/lttng/session.xsd" "$root/usr/share/xml/lttng/session.xsd"
 mkdir -p "$root/var"
 ln -s ../run "$root/var/run"
 case "$VARIANT" in
@@ -60,9 +110,14 @@ case "$VARIANT" in
 esac
 
 # faultsnoop, our libbpf tool (tools/faultsnoop: clang, bpftool gen
-# skeleton, libbpf-dev), as /usr/sbin/faultsnoop.
-make -s -C "$TOP/tools/faultsnoop" >/dev/null || die "tools/faultsnoop does not build"
-copy_with_libs "$TOP/tools/faultsnoop/out/faultsnoop" /usr/sbin/faultsnoop
+# skeleton, libbpf-dev), as /usr/sbin/faultsnoop; on arm64 cross-built,
+# static (tools/faultsnoop/out/arm64).
+make -s -C "$TOP/tools/faultsnoop" ARCH="$ARCH" >/dev/null || die "tools/faultsnoop does not build (ARCH=$ARCH)"
+if [ "$ARCH" = arm64 ]; then
+	install -D "$TOP/tools/faultsnoop/out/arm64/faultsnoop" "$root/usr/sbin/faultsnoop"
+else
+	copy_with_libs "$TOP/tools/faultsnoop/out/faultsnoop" /usr/sbin/faultsnoop
+fi
 
 # Our static test programs (tests/Makefile: checks, bench, stress).
 test_programs "$root/tests/bin"
@@ -74,14 +129,14 @@ mdir=$BUILD/modules/$VARIANT
 rm -rf "$mdir"
 mkdir -p "$mdir"
 cp "$TOP"/tests/module/* "$mdir/"
-make -s -C "$obj" M="$mdir" CC="ccache gcc" modules >"$LOGS/modules-$VARIANT.log" 2>&1 ||
+make -s -C "$obj" M="$mdir" CC="$KCC" modules >"$LOGS/modules-$VARIANT.log" 2>&1 ||
 	{ cat "$LOGS/modules-$VARIANT.log"; die "test modules do not build against $VARIANT"; }
 cp "$mdir"/*.ko "$root/tests/modules/"
 hdir=$BUILD/modules/$VARIANT-harness
 rm -rf "$hdir"
 mkdir -p "$hdir" "$root/tests/harness"
 cp "$TOP"/tests/harness/* "$hdir/"
-make -s -C "$obj" M="$hdir" CC="ccache gcc" modules >>"$LOGS/modules-$VARIANT.log" 2>&1 ||
+make -s -C "$obj" M="$hdir" CC="$KCC" modules >>"$LOGS/modules-$VARIANT.log" 2>&1 ||
 	{ cat "$LOGS/modules-$VARIANT.log"; die "harness modules do not build against $VARIANT"; }
 cp "$hdir"/*.ko "$root/tests/harness/"
 

@@ -21,6 +21,35 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
 export ARCH=x86_64
 JOBS=${JOBS:-$(nproc)}
 
+# The architecture of a variant: a name ending in -arm64 (faulting-arm64,
+# baseline-arm64: the same patch sets) is an arm64 kernel cross-built with
+# Debian's gcc-aarch64-linux-gnu and booted by qemu-system-aarch64 -M virt;
+# every other variant is x86_64.
+arch_of() { case $1 in *-arm64) echo arm64 ;; *) echo x86_64 ;; esac; }
+
+# arch_setup VARIANT: ARCH and CROSS_COMPILE for the kernel's make,
+# KCC (the compiler, through ccache), KIMAGE (the boot image, relative to
+# the object directory) and ARCH_FRAGMENTS (config-fragments/ARCH/*.config,
+# merged after the common ones).
+arch_setup() {
+	ARCH=$(arch_of "$1")
+	case $ARCH in
+	arm64)
+		export CROSS_COMPILE=aarch64-linux-gnu-
+		KCC="ccache ${CROSS_COMPILE}gcc"
+		KIMAGE=arch/arm64/boot/Image
+		ARCH_FRAGMENTS=$(ls "$TOP"/config-fragments/arm64/*.config)
+		;;
+	*)
+		unset CROSS_COMPILE
+		KCC="ccache gcc"
+		KIMAGE=arch/x86/boot/bzImage
+		ARCH_FRAGMENTS=
+		;;
+	esac
+	export ARCH
+}
+
 stage() { printf '\n=== [%s] %s: %s\n' "$(date +%H:%M:%S)" "${VARIANT:-}" "$*"; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 
@@ -56,13 +85,15 @@ followup_patches() {
 tree_of() { case $1 in prefix-[0-9]*) echo "$TREES/prefix" ;; *) echo "$TREES/$1" ;; esac; }
 obj_of() { case $1 in prefix-[0-9]*) echo "$OBJS/prefix" ;; *) echo "$OBJS/$1" ;; esac; }
 
-# test_programs DIR: build tests/ (tests/Makefile) and copy its programs,
+# test_programs DIR: build tests/ (tests/Makefile) for $ARCH (x86_64 in
+# tests/out, arm64 cross-built in tests/out/arm64) and copy its programs,
 # the guest's /tests/bin, into DIR (those the Makefile builds today, not
-# whatever else tests/out holds).
+# whatever else its output directory holds).
 test_programs() {
-	local p
-	make -s -C "$TOP/tests" >/dev/null || die "tests/ programs do not build (make -C tests)"
-	for p in $(make -s -C "$TOP/tests" list); do
-		cp "$TOP/tests/out/$p" "$1/"
+	local p out
+	make -s -C "$TOP/tests" ARCH="$ARCH" >/dev/null || die "tests/ programs do not build (make -C tests ARCH=$ARCH)"
+	out=$(make -s -C "$TOP/tests" ARCH="$ARCH" outdir)
+	for p in $(make -s -C "$TOP/tests" ARCH="$ARCH" list); do
+		cp "$TOP/tests/$out/$p" "$1/"
 	done
 }

@@ -21,6 +21,7 @@
 . "$(dirname "$0")/lib.sh"
 VARIANT=${1:?usage: lttng-modules.sh VARIANT [ROOT]}
 ROOT=${2:-}
+arch_setup "$VARIANT"
 obj=$(obj_of "$VARIANT")
 [ -f "$obj/Module.symvers" ] || die "no built kernel in $obj: run scripts/build.sh $VARIANT"
 LEAVE_OUT="lttng-probe-timer"
@@ -49,7 +50,7 @@ fi
 start=$(date +%s)
 # The Makefile of the source's top directory does this (dkms.conf too):
 # CONFIG_LTTNG=m on the command line, M= its src directory.
-if ! make -C "$obj" M="$dir/src" -j"$JOBS" CC="ccache gcc" \
+if ! make -C "$obj" M="$dir/src" -j"$JOBS" CC="$KCC" \
 	CONFIG_LTTNG=m CONFIG_LTTNG_CLOCK_PLUGIN_TEST=m modules >"$log" 2>&1; then
 	grep -E 'error|Error' "$log" | head -20 >&2
 	die "lttng-modules do not build against $VARIANT (log: $log)"

@@ -47,7 +47,7 @@ import ktap  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FORMAT = 1
-TARGETS = ('check', 'bench', 'stress', 'bisect')
+TARGETS = ('check', 'bench', 'stress', 'bisect', 'preempt')
 DEFAULT_CHECK = ['baseline', 'patched', 'faulting']      # Makefile VARIANTS
 DEFAULT_STRESS = ['baseline-stress', 'patched-stress', 'faulting-stress']
 # The environment that shapes a run, in the order it is written before the
@@ -347,6 +347,8 @@ class Paths:
         self.readme = os.path.abspath(args.readme or os.path.join(TOP, 'README.md'))
 
     def obj(self, variant):
+        # VARIANT@MODE: a boot of VARIANT's kernel (make check-preempt)
+        variant = variant.split('@')[0]
         v = 'prefix' if re.match(r'^prefix-\d+$', variant) else variant
         return os.path.join(self.build, 'obj', v)
 
@@ -445,9 +447,9 @@ def report_total(paths, variants):
     return {'passed': int(m.group(1)), 'failed': int(m.group(2)), 'skipped': int(m.group(3))}
 
 
-def record_check(args, paths):
+def record_check(args, paths, target='check'):
     variants = args.variants
-    meta, start, inv = run_meta(paths, 'check', args.pid, args.status)
+    meta, start, inv = run_meta(paths, target, args.pid, args.status)
     since = parse_iso(meta['start'])
     kernels, total = check_figures(paths, variants, since)
     report = report_total(paths, variants)
@@ -477,7 +479,7 @@ def record_check(args, paths):
               'ccache': c if c['builds'] else {'files_at_start': c['files_at_start'], 'dir': c['dir']}}
     out = dict(meta, variants=variants, kernels=kernels, total=total, ci=ci,
                passed=total['failed'] == 0 and not failed)
-    write_json(paths.result('check'), out)
+    write_json(paths.result(target), out)
     return out
 
 
@@ -1036,6 +1038,16 @@ def latest_rows(target, d):
         if d.get('ci') and not d.get('reconstructed'):
             cmd = Raw(code(d['command']).text + ' (in `.ci/run`)')
         rows.append((what, [what, fig, when(d['start'], d['end'], d['git']), cmd]))
+    elif target == 'preempt':
+        vs = d['variants']
+        fig = (f"{d['total']['passed']} passed, {d['total']['failed']} failed, {d['total']['skipped']} skipped: "
+               + ', '.join(f"{v} {d['kernels'][v]['passed']}/{d['kernels'][v]['failed']}/{d['kernels'][v]['skipped']}"
+                           for v in vs))
+        bad = [v for v in vs if not d['kernels'][v].get('variant_ok', True)]
+        if bad:
+            fig += '; failed: ' + ', '.join(bad)
+        what = '`make check-preempt` (Debian model)'
+        rows.append((what, [what, fig, when(d['start'], d['end'], d['git']), cmd_cell(d)]))
     elif target == 'bisect':
         ps = d['prefixes']
         if not ps:
@@ -1122,6 +1134,7 @@ SECTIONS = {
               ('bench-wall', lambda d: bench_mode_section(d, 'wall'))],
     'stress': [('stress', stress_section)],
     'bisect': [('bisect', bisect_section)],
+    'preempt': [('preempt', check_section)],
 }
 
 
@@ -1241,6 +1254,7 @@ def main():
     if args.cmd in ('record', 'import'):
         fn = {('record', 'check'): record_check, ('record', 'bisect'): record_bisect,
               ('record', 'bench'): record_bench, ('record', 'stress'): record_stress,
+              ('record', 'preempt'): lambda a, p: record_check(a, p, 'preempt'),
               ('import', 'check'): import_check, ('import', 'bisect'): import_bisect}[(args.cmd, args.target)]
         if args.cmd == 'record' and args.target == 'check' and not args.variants:
             args.variants = ['baseline', 'patched']     # check.sh's default

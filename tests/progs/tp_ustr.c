@@ -118,13 +118,29 @@ static long sys_ret(long r)
 
 static int use_unlink;
 
+/*
+ * Architectures without unlink() and rename() (arm64 and the other
+ * asm-generic ones) have only their *at() forms: the checks trace
+ * sys_enter_unlinkat and sys_enter_renameat there (uname -m).
+ */
+#ifdef SYS_unlink
+#define do_unlink(p)		syscall(SYS_unlink, (p))
+#else
+#define do_unlink(p)		syscall(SYS_unlinkat, AT_FDCWD, (p), 0)
+#endif
+#ifdef SYS_rename
+#define do_rename(a, b)		syscall(SYS_rename, (a), (b))
+#else
+#define do_rename(a, b)		syscall(SYS_renameat, AT_FDCWD, (a), AT_FDCWD, (b))
+#endif
+
 static void do_open(const char *p, const char *shown)
 {
 	long r;
 
 	need_absent(p);
 	if (use_unlink)
-		r = sys_ret(syscall(SYS_unlink, p));
+		r = sys_ret(do_unlink(p));
 	else
 		r = sys_ret(syscall(SYS_openat, AT_FDCWD, p, O_RDONLY | O_CLOEXEC));
 	printf("tp_ustr: pid=%d call=%s path=%s ptr=%lx ret=%ld\n", getpid(),
@@ -167,7 +183,7 @@ static int cmd_rename(char *from, char *to)
 
 	need_absent(a);
 	need_absent(b);
-	r = sys_ret(syscall(SYS_rename, a, b));
+	r = sys_ret(do_rename(a, b));
 	printf("tp_ustr: pid=%d call=rename path=%s newpath=%s ptr=%lx newptr=%lx ret=%ld\n",
 	       getpid(), from, to, (unsigned long)a, (unsigned long)b, r);
 	return 0;

@@ -376,7 +376,7 @@ else
 	st_tracing_clean
 	echo 4096 > $T/buffer_size_kb
 	echo 1 > $T/events/syscalls/enable
-	perf record -q -a -e syscalls:sys_enter_openat -e syscalls:sys_enter_rename \
+	perf record -q -a -e syscalls:sys_enter_openat -e syscalls:sys_enter_$SC_RENAME \
 		-o $W/ustr-perf.data -- sleep $((USECS + 5)) > $W/ustr-perf.out 2>&1 &
 	ppid=$!
 	end=$(awk -v t="$(now)" -v s="$USECS" 'BEGIN { printf "%d", t + s }')

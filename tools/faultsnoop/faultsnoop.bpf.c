@@ -11,10 +11,7 @@
 #include <bpf/bpf_core_read.h>
 #include "faultsnoop.h"
 
-/* x86_64 system call numbers */
-#define NR_openat	257
-#define NR_execve	59
-#define NR_openat2	437
+/* NR_openat, NR_execve, NR_openat2 and SC_ARGn(): vmlinux_min.h */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -97,10 +94,10 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 	e->tid = tid;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	if (id == NR_execve) {
-		const char *const *argv = (const char *const *)BPF_CORE_READ(regs, si);
+		const char *const *argv = (const char *const *)SC_ARG1(regs);
 
 		e->call = FS_EXECVE;
-		path = (const char *)BPF_CORE_READ(regs, di);
+		path = (const char *)SC_ARG0(regs);
 		e->path_ret = bpf_copy_from_user_str(e->path, sizeof(e->path), path, 0);
 #pragma clang loop unroll(full)
 		for (i = 0; i < FS_MAX_ARGS; i++) {
@@ -129,15 +126,15 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long id)
 		}
 	} else {
 		e->call = id == NR_openat ? FS_OPENAT : FS_OPENAT2;
-		e->dfd = (int)BPF_CORE_READ(regs, di);
-		path = (const char *)BPF_CORE_READ(regs, si);
+		e->dfd = (int)SC_ARG0(regs);
+		path = (const char *)SC_ARG1(regs);
 		e->path_ret = bpf_copy_from_user_str(e->path, sizeof(e->path), path, 0);
 		if (id == NR_openat) {
-			e->flags = BPF_CORE_READ(regs, dx);
-			e->mode = BPF_CORE_READ(regs, r10);
+			e->flags = SC_ARG2(regs);
+			e->mode = SC_ARG3(regs);
 		} else {
 			struct open_how how = {};
-			const void *uhow = (const void *)BPF_CORE_READ(regs, dx);
+			const void *uhow = (const void *)SC_ARG2(regs);
 
 			e->how_ret = bpf_copy_from_user(&how, sizeof(how), uhow);
 			e->flags = how.flags;

@@ -20,8 +20,8 @@ set -u
 T=/sys/kernel/tracing
 W=/tmp/ftrace-check
 TARGET=/tmp/tpsleep-open-target
-NR_OPENAT=257          # x86_64
-NR_GETPPID=110         # x86_64 (tp_syscalls prints it too)
+# NR_OPENAT, NR_GETPPID: ktap.sh, per architecture (tp_syscalls prints
+# getppid's too)
 EVS="syscalls/sys_enter_openat syscalls/sys_exit_openat raw_syscalls/sys_enter raw_syscalls/sys_exit"
 HIST_TRIGGER="hist:keys=common_pid,id if id == $NR_GETPPID"
 HIST_N=1000
@@ -104,7 +104,7 @@ else
 	else
 		ktap_fail ftrace.openat_fields "$ft_fail_why"
 	fi
-	# raw_syscalls: NR 257 and its first four arguments, then "= fd"
+	# raw_syscalls: NR openat and its first four arguments, then "= fd"
 	ft_fail_why=
 	if ft_expect_count raw_enter 1 $W/mine1 "sys_enter: NR $NR_OPENAT (ffffffffffffff9c, $ptr, 80000, 0, " &&
 	   ft_expect_count raw_enter_any 1 $W/mine1 "sys_enter: NR $NR_OPENAT (" &&

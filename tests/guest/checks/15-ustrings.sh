@@ -5,7 +5,8 @@
 # faults reads it.
 #  ustr.format        sys_enter_openat's format has "__data_loc char[]
 #                     __filename_val" and __get_str() in its print fmt,
-#                     sys_enter_rename two strings, sys_enter_write none;
+#                     sys_enter_rename (renameat on arm64) two strings,
+#                     sys_enter_write none;
 #                     without the feature: no such field (patched unchanged)
 #  ustr.tracefs       N openat() calls: N of N trace lines show the exact
 #                     path after the exact pointer
@@ -22,7 +23,7 @@
 #  ustr.perf_root.*   tp_perfuser root: the same calls traced by root
 #                     record every path (nonres) and the one on the stack
 #                     (resident)
-#  ustr.bpftrace      bpftrace tracepoint:syscalls:sys_enter_unlink
+#  ustr.bpftrace      bpftrace tracepoint:syscalls:sys_enter_unlink (unlinkat)
 #                     str(kptr(args->__pathname_val)) of N unlink() calls
 #                     of fresh paths: N of N (the BPF context is the record
 #                     the format describes).  bpftrace 0.17 takes the fields
@@ -66,7 +67,7 @@ NEED="needs the follow-up patch 'tracing: record the user space strings of sysca
 
 us_clean() {
 	echo 0 > $T/events/enable
-	for ev in sys_enter_openat sys_enter_rename; do
+	for ev in sys_enter_openat sys_enter_$SC_RENAME; do
 		echo 0 > $T/events/syscalls/$ev/filter
 		grep -v '^#' $T/events/syscalls/$ev/trigger | sed 's/ \[.*//' |
 		while read -r trig; do echo "!$trig" > $T/events/syscalls/$ev/trigger; done
@@ -147,7 +148,7 @@ if has_feature ustrings; then
 		why="$why openat: no __filename_val field;"
 	grep -q '__get_str(__filename_val)' $F/sys_enter_openat/format ||
 		why="$why openat: print fmt lacks __get_str(__filename_val);"
-	[ "$(grep -c 'field:__data_loc char\[\]' $F/sys_enter_rename/format)" = 2 ] ||
+	[ "$(grep -c 'field:__data_loc char\[\]' $F/sys_enter_$SC_RENAME/format)" = 2 ] ||
 		why="$why rename: not two strings;"
 	grep -q '__data_loc' $F/sys_enter_write/format &&
 		why="$why write: its buffer is recorded as a string;"
@@ -155,7 +156,7 @@ if has_feature ustrings; then
 		ktap_fail ustr.format "$why"; fi
 	grep -E 'field:__data_loc|print fmt' $F/sys_enter_openat/format | sed 's/^/  format: /'
 else
-	if grep -q '__data_loc' $F/sys_enter_openat/format $F/sys_enter_rename/format; then
+	if grep -q '__data_loc' $F/sys_enter_openat/format $F/sys_enter_$SC_RENAME/format; then
 		ktap_fail ustr.format "a syscall event has a string field on a kernel without the follow-up"
 	else
 		ktap_pass ustr.format
@@ -197,18 +198,20 @@ if has_feature ustrings; then
 	us_clean
 
 	# --- rename: two strings ---------------------------------------------
-	echo 1 > $F/sys_enter_rename/enable
+	# (renameat() where there is no rename(): its dfd arguments between)
+	echo 1 > $F/sys_enter_$SC_RENAME/enable
 	echo x > $D/r-old
 	tp_ustr rename $D/r-old $D/r-new > $W/rename.out 2>&1
 	rc=$?
 	echo 0 > $T/tracing_on
 	line=$(grep 'call=rename' $W/rename.out)
-	want="sys_rename(oldname: $(ktap_kv "$line" ptr) \"$D/r-old\", newname: $(ktap_kv "$line" newptr) \"$D/r-new\")"
-	c=$(grep -cF -- "$want" $T/trace)
+	want="oldname: $(ktap_kv "$line" ptr) \"$D/r-old\", "
+	want2="newname: $(ktap_kv "$line" newptr) \"$D/r-new\")"
+	c=$(grep -F -- "sys_$SC_RENAME(" $T/trace | grep -F -- "$want" | grep -cF -- "$want2")
 	if [ $rc = 0 ] && [ "$(ktap_kv "$line" ret)" = 0 ] && [ "$c" = 1 ]; then
 		ktap_pass ustr.rename
 	else
-		ktap_fail ustr.rename "rc $rc, '$line', $c line(s) '$want': $(grep sys_rename $T/trace | head -n 2)"
+		ktap_fail ustr.rename "rc $rc, '$line', $c line(s) 'sys_$SC_RENAME(...$want...$want2': $(grep "sys_$SC_RENAME(" $T/trace | head -n 2)"
 	fi
 	us_clean
 
@@ -250,7 +253,7 @@ if has_feature ustrings; then
 	# --- bpftrace: the BPF context matches the format ------------------------
 	mkdir -p $W/inc/linux
 	cp /tests/bench/bpftrace-types.h $W/inc/linux/types.h
-	bpftrace -I $W/inc -e 'tracepoint:syscalls:sys_enter_unlink /pid == cpid/ {
+	bpftrace -I $W/inc -e 'tracepoint:syscalls:sys_enter_'$SC_UNLINK' /pid == cpid/ {
 		printf("BT val=%s ptr=%s\n", str(kptr(args->__pathname_val)), str(args->pathname)); }' \
 		-c "/tests/bin/tp_ustr unlink $N $D" > $W/bt.out 2> $W/bt.err
 	ok=$?

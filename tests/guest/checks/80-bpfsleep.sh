@@ -138,7 +138,7 @@ if command -v bpftrace > /dev/null; then
 	# the probes are attached; BEGIN's "ready" is printed once bpftrace
 	# reads its perf buffers, after attaching them all: the start signal.
 	bpftrace -I $BW/inc -e 'BEGIN { printf("ready\n"); }
-	tracepoint:raw_syscalls:sys_enter /comm == "capture_nonres" && args->id == 257/ {
+	tracepoint:raw_syscalls:sys_enter /comm == "capture_nonres" && args->id == '$NR_OPENAT'/ {
 		printf("bt: openat path=\"%s\"\n", str(uptr(args->args[1]))); }
 	tracepoint:syscalls:sys_enter_execve /comm == "capture_nonres"/ {
 		printf("bt: execve path=\"%s\" argv=", str(args->filename)); join(args->argv, ","); }' \

@@ -17,7 +17,6 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 
-#define NR_OPENAT 257	/* x86_64 */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -56,9 +55,9 @@ int count_copy(struct bpf_raw_tracepoint_args *ctx)
 	char buf[64];
 
 	bump();
-	if (ctx->args[1] != NR_OPENAT)
+	if (ctx->args[1] != NR_openat)
 		return 0;
-	path = (const char *)BPF_CORE_READ(regs, si);
+	path = (const char *)SC_ARG1(regs);
 	bpf_copy_from_user(buf, sizeof(buf), path);
 	return 0;
 }

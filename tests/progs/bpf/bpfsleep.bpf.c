@@ -27,9 +27,6 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 
-#define NR_GETPPID	110	/* x86_64 */
-#define NR_OPENAT	257
-
 char LICENSE[] SEC("license") = "GPL";
 
 struct cnt {
@@ -80,15 +77,15 @@ int copy(struct bpf_raw_tracepoint_args *ctx)
 
 	if (bpf_get_current_pid_tgid() >> 32 != tgid)
 		return 0;
-	if (ctx->args[1] == NR_GETPPID) {
+	if (ctx->args[1] == NR_getppid) {
 		c = bpf_map_lookup_elem(&counts, &k0);
 		if (c)
 			__sync_fetch_and_add(&c->n, 1);
 		return 0;
 	}
-	if (ctx->args[1] != NR_OPENAT)
+	if (ctx->args[1] != NR_openat)
 		return 0;
-	path = (const char *)BPF_CORE_READ(regs, si);
+	path = (const char *)SC_ARG1(regs);
 	dst = bpf_map_lookup_elem(&buf, &k0);
 	if (!dst)
 		return 0;
@@ -111,7 +108,7 @@ int null_dst(struct bpf_raw_tracepoint_args *ctx)
 	int ret;
 
 	if (bpf_get_current_pid_tgid() >> 32 != tgid ||
-	    ctx->args[1] != NR_GETPPID)
+	    ctx->args[1] != NR_getppid)
 		return 0;
 	dst = bpf_map_lookup_elem(&buf, &k5);	/* maybe NULL: no check */
 	ret = bpf_copy_from_user_str(dst, 64, NULL, 0);

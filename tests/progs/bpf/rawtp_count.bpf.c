@@ -7,7 +7,6 @@
 #include "tests_bpf.h"
 #include <bpf/bpf_helpers.h>
 
-#define NR_GETPPID 110	/* x86_64 */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -31,7 +30,7 @@ int rawtp_count(struct bpf_raw_tracepoint_args *ctx)
 	if (!c || c->target_tgid != tgid)
 		return 0;
 	__sync_fetch_and_add(&c->all, 1);
-	if (ctx->args[1] == NR_GETPPID)
+	if (ctx->args[1] == NR_getppid)
 		__sync_fetch_and_add(&c->getppid, 1);
 	return 0;
 }

@@ -13,7 +13,6 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 
-#define NR_OPENAT 257	/* x86_64 */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -38,9 +37,9 @@ int PROG(struct bpf_raw_tracepoint_args *ctx)
 	__u64 *count;
 	char *dst;
 
-	if (ctx->args[1] != NR_OPENAT)
+	if (ctx->args[1] != NR_openat)
 		return 0;
-	path = (const char *)BPF_CORE_READ(regs, si);
+	path = (const char *)SC_ARG1(regs);
 	dst = bpf_map_lookup_elem(&buf, &k0);
 	if (!dst || COPY(dst, 64, path) != 64)
 		return 0;
