@@ -5,7 +5,7 @@ VARIANT ?= patched
 VARIANTS ?= baseline patched faulting
 SELFTEST_VARIANT ?= baseline
 
-.PHONY: help deps tree config build initramfs boot run check check-preempt demo clean distclean checkpatch hygiene bisect selftest mail bench hitprofile stress sparse lava lava-run results
+.PHONY: help deps tree config build initramfs boot run check check-preempt check-arm64 demo clean distclean checkpatch hygiene bisect selftest mail bench hitprofile stress sparse lava lava-run results
 
 help:
 	@echo 'Times on this 2-core machine (QEMU TCG), from docs/measurements.md; "not measured" where no figure exists.'
@@ -19,6 +19,7 @@ help:
 	@echo 'make demo       main job: build the faulting kernel (the six + follow-up), boot it, tell what trace-cmd, bpftrace and faultsnoop show of syscall strings in pages never touched, beside the baseline log if there, and the last bench ratios (not measured alone; its stages for faulting add up to ~6 min warm, ~12 min cold)'
 	@echo 'make check      the tests: every stage for each of VARIANTS (default: baseline patched faulting) (in .ci/run: 15 min warm ccache, 39 min cold)'
 	@echo 'make check-preempt the checks on Debian'"'"'s preemption model: faulting-debian and baseline-debian (PREEMPT_DYNAMIC, Debian'"'"'s RCU/tick/BPF/tracing options, config-fragments/debian), each booted with preempt=none, voluntary, full (PREEMPT_VARIANTS, PREEMPT_MODES) (not measured)'
+	@echo 'make check-arm64 the checks on arm64: faulting-arm64 and baseline-arm64 cross-built (gcc-aarch64-linux-gnu), Debian'"'"'s arm64 tracers, qemu-system-aarch64 -M virt under TCG (ARM64_VARIANTS) (not measured)'
 	@echo 'make checkpatch checkpatch.pl --strict on the series and test module (allow-list: scripts/checkpatch-allowlist) (not measured)'
 	@echo 'make bisect     every prefix of the series, built incrementally in one tree: apply, build, boot (beside the next build), checks; one table (~100 min)'
 	@echo 'make bench      may-sleep tracepoint cost: lean baseline-bench, patched-bench, faulting-bench guests in turn (icount, icount with a sleeping probe, wall clock), table/CSV/PNG in build/results (BENCH_BOOTS=5) (defaults not measured; BENCH_MODES=icount BENCH_BOOTS=2: 5 min of guests, plus builds)'
@@ -55,6 +56,8 @@ check:
 	scripts/check.sh $(VARIANTS)
 check-preempt:
 	scripts/check-preempt.sh
+check-arm64:
+	scripts/check-arm64.sh
 clean:
 	rm -rf build/trees build/obj build/logs build/initramfs build/modules build/results build/lttng
 	$(MAKE) -C tests clean

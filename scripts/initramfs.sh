@@ -112,7 +112,7 @@ esac
 # faultsnoop, our libbpf tool (tools/faultsnoop: clang, bpftool gen
 # skeleton, libbpf-dev), as /usr/sbin/faultsnoop; on arm64 cross-built,
 # static (tools/faultsnoop/out/arm64).
-make -s -C "$TOP/tools/faultsnoop" ARCH="$ARCH" >/dev/null || die "tools/faultsnoop does not build (ARCH=$ARCH)"
+make -s -C "$TOP/tools/faultsnoop" ARCH="$ARCH" DEB="$BUILD/src" >/dev/null || die "tools/faultsnoop does not build (ARCH=$ARCH)"
 if [ "$ARCH" = arm64 ]; then
 	install -D "$TOP/tools/faultsnoop/out/arm64/faultsnoop" "$root/usr/sbin/faultsnoop"
 else

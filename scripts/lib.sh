@@ -91,7 +91,7 @@ obj_of() { case $1 in prefix-[0-9]*) echo "$OBJS/prefix" ;; *) echo "$OBJS/$1" ;
 # whatever else its output directory holds).
 test_programs() {
 	local p out
-	make -s -C "$TOP/tests" ARCH="$ARCH" >/dev/null || die "tests/ programs do not build (make -C tests ARCH=$ARCH)"
+	make -s -C "$TOP/tests" ARCH="$ARCH" DEB="$BUILD/src" >/dev/null || die "tests/ programs do not build (make -C tests ARCH=$ARCH)"
 	out=$(make -s -C "$TOP/tests" ARCH="$ARCH" outdir)
 	for p in $(make -s -C "$TOP/tests" ARCH="$ARCH" list); do
 		cp "$TOP/tests/$out/$p" "$1/"

@@ -47,7 +47,7 @@ import ktap  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FORMAT = 1
-TARGETS = ('check', 'bench', 'stress', 'bisect', 'preempt')
+TARGETS = ('check', 'bench', 'stress', 'bisect', 'preempt', 'arm64')
 DEFAULT_CHECK = ['baseline', 'patched', 'faulting']      # Makefile VARIANTS
 DEFAULT_STRESS = ['baseline-stress', 'patched-stress', 'faulting-stress']
 # The environment that shapes a run, in the order it is written before the
@@ -1048,6 +1048,16 @@ def latest_rows(target, d):
             fig += '; failed: ' + ', '.join(bad)
         what = '`make check-preempt` (Debian model)'
         rows.append((what, [what, fig, when(d['start'], d['end'], d['git']), cmd_cell(d)]))
+    elif target == 'arm64':
+        vs = d['variants']
+        fig = (f"{d['total']['passed']} passed, {d['total']['failed']} failed, {d['total']['skipped']} skipped: "
+               + ', '.join(f"{v} {d['kernels'][v]['passed']}/{d['kernels'][v]['failed']}/{d['kernels'][v]['skipped']}"
+                           f" (boot + checks {d['kernels'][v]['boot_s']} s)" for v in vs))
+        bad = [v for v in vs if not d['kernels'][v].get('variant_ok', True)]
+        if bad:
+            fig += '; failed: ' + ', '.join(bad)
+        what = '`make check-arm64`'
+        rows.append((what, [what, fig, when(d['start'], d['end'], d['git']), cmd_cell(d)]))
     elif target == 'bisect':
         ps = d['prefixes']
         if not ps:
@@ -1135,6 +1145,7 @@ SECTIONS = {
     'stress': [('stress', stress_section)],
     'bisect': [('bisect', bisect_section)],
     'preempt': [('preempt', check_section)],
+    'arm64': [('arm64', check_section)],
 }
 
 
@@ -1255,6 +1266,7 @@ def main():
         fn = {('record', 'check'): record_check, ('record', 'bisect'): record_bisect,
               ('record', 'bench'): record_bench, ('record', 'stress'): record_stress,
               ('record', 'preempt'): lambda a, p: record_check(a, p, 'preempt'),
+              ('record', 'arm64'): lambda a, p: record_check(a, p, 'arm64'),
               ('import', 'check'): import_check, ('import', 'bisect'): import_bisect}[(args.cmd, args.target)]
         if args.cmd == 'record' and args.target == 'check' and not args.variants:
             args.variants = ['baseline', 'patched']     # check.sh's default

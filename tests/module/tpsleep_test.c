@@ -712,9 +712,26 @@ static void tpst_tr_dwell(int i)
 		usleep_range(50, 100);
 }
 
+/*
+ * Whether @tp's static call selects its sleep iterator now (0009: while a
+ * sleeping probe is connected).  Without HAVE_STATIC_CALL (arm64, riscv)
+ * the key is only read by __DO_TRACE_CALL_MAYSLEEP() to choose between the
+ * two iterators: the generic fallback this tells the checks ran.
+ */
+static bool tpst_tr_sleep_key(struct tracepoint *tp)
+{
+#ifdef TPST_HAVE_TPMODE
+	return tp->sleep_iterator &&
+	       READ_ONCE(tp->static_call_key->func) == tp->sleep_iterator;
+#else
+	return false;
+#endif
+}
+
 static void tpst_cmd_transitions(const char *mode, unsigned int cycles,
 				 unsigned int maxsec)
 {
+	long sleep_key = 0;
 	unsigned long deadline = jiffies + maxsec * HZ;
 	ktime_t t0 = ktime_get();
 	unsigned int done = 0;
@@ -763,6 +780,7 @@ static void tpst_cmd_transitions(const char *mode, unsigned int cycles,
 		if (err)
 			break;
 		tpst_tr_dwell(first);
+		sleep_key += t.on[0] && tpst_tr_sleep_key(t.tp);
 		err = tpst_tr_reg(&t, !first);
 		if (err)
 			break;
@@ -820,6 +838,8 @@ static void tpst_cmd_transitions(const char *mode, unsigned int cycles,
 		 atomic_long_read(&tpst_tr_atomic),
 		 atomic_long_read(&tpst_tr_slept),
 		 atomic_long_read(&tpst_tr_preemptible));
+	tpst_out(" static_call=%d sleep_key=%ld",
+		 IS_ENABLED(CONFIG_HAVE_STATIC_CALL), sleep_key);
 	tpst_out(" ms=%lld\n", ktime_ms_delta(ktime_get(), t0));
 }
 

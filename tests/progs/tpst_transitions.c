@@ -22,6 +22,10 @@
  *   data         no probe was ever called with the other probe's data
  *   preemptible  (sleepy, mixed) the sleepable probes always ran
  *                preemptible, (mixed) the other one never did
+ *   call_path    (mixed) the sleep iterator was selected through this
+ *                architecture's path: the static call (x86_64), or the
+ *                generic fallback without HAVE_STATIC_CALL (arm64), as
+ *                tpsleep_test.ko reports it (static_call=, sleep_key=)
  *
  * Prints "check NAME ok|fail WHY" lines; exit status 1 if any failed.
  */
@@ -31,6 +35,13 @@
 #include <sys/syscall.h>
 
 #define NR_WORKERS 3
+
+/* IS_ENABLED(CONFIG_HAVE_STATIC_CALL) of this architecture's kernels */
+#if defined(__x86_64__)
+#define WANT_STATIC_CALL 1
+#else
+#define WANT_STATIC_CALL 0
+#endif
 
 static char result[4096];
 static volatile int stop;
@@ -63,7 +74,7 @@ int main(int argc, char **argv)
 {
 	pthread_t thread[NR_WORKERS];
 	long cycles, maxsec, mincycles, done, total = 0;
-	int fd, i, sleepy, r;
+	int fd, i, sleepy, mixed, r;
 
 	if (argc != 5 || (strcmp(argv[1], "sleepy") && strcmp(argv[1], "normal") &&
 			  strcmp(argv[1], "mixed"))) {
@@ -71,6 +82,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	sleepy = strcmp(argv[1], "normal") != 0;
+	mixed = !strcmp(argv[1], "mixed");
 	cycles = strtol(argv[2], NULL, 10);
 	maxsec = strtol(argv[3], NULL, 10);
 	mincycles = strtol(argv[4], NULL, 10);
@@ -113,5 +125,19 @@ int main(int argc, char **argv)
 			   tpst_num(result, "atomic_preemptible", -1) == 0,
 			   "want not_preemptible=0 atomic_preemptible=0: %s",
 			   result);
+	/*
+	 * mixed: the sleeping probe was reached through the call path of
+	 * this architecture: the static call on x86_64, the generic fallback
+	 * (no HAVE_STATIC_CALL: the key only chooses the sleep iterator) on
+	 * arm64; its key selected the sleep iterator while A was connected,
+	 * and A ran (preemptible: the check above).
+	 */
+	if (mixed)
+		tpst_check("call_path",
+			   tpst_num(result, "static_call", -1) == WANT_STATIC_CALL &&
+			   tpst_num(result, "sleep_key", 0) > 0 &&
+			   tpst_num(result, "calls_a", 0) > 0,
+			   "want static_call=%d sleep_key > 0 calls_a > 0: %s",
+			   WANT_STATIC_CALL, result);
 	return tpst_failed;
 }

@@ -36,7 +36,9 @@
 #                               order (either first in, either first out),
 #                               workers on every CPU: no wrong data, the
 #                               sleeping one always preemptible, the normal
-#                               one never
+#                               one never; call_path: the sleep
+#                               iterator selected through the static call
+#                               (x86_64) or the generic fallback (arm64)
 #  maysleep.ordinary.*          (feature tpmode) an ordinary probe after a
 #                               sleeping one on sys_enter, kmalloc()ed data,
 #                               unregistered, synchronize_rcu(), data
@@ -229,9 +231,9 @@ else
 fi
 if has_feature tpmode; then
 	ms_run $W/trm.out tpst_transitions mixed $CYCLES $MAXSEC $MINCYC
-	ktap_check_lines maysleep.transitions_mixed $W/trm.out $? run calls data preemptible
+	ktap_check_lines maysleep.transitions_mixed $W/trm.out $? run calls data preemptible call_path
 else
-	ktap_skip_all maysleep.transitions_mixed "needs the follow-up's probes that sleep or not on one tracepoint (feature tpmode)" run calls data preemptible
+	ktap_skip_all maysleep.transitions_mixed "needs the follow-up's probes that sleep or not on one tracepoint (feature tpmode)" run calls data preemptible call_path
 fi
 # --- an ordinary probe's data freed as lttng-modules frees it ------------
 ORD="entered live unreg_prompt filter_prompt no_stale_call complete"

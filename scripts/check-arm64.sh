@@ -1,0 +1,47 @@
+#!/bin/bash
+# check-arm64.sh: the checks on arm64 (make check-arm64): for each of
+# ARM64_VARIANTS (default faulting-arm64 baseline-arm64, the whole series
+# and no patch) cross-built with Debian's gcc-aarch64-linux-gnu (the
+# common fragments plus config-fragments/arm64), a guest of Debian's arm64
+# busybox-static, our test programs and faultsnoop cross-built, the test
+# modules and lttng-modules built against the variant, and Debian's arm64
+# bpftrace, perf, trace-cmd, libbpf-tools and LTTng with their libraries
+# (scripts/sysroot.sh), booted by qemu-system-aarch64 -M virt -cpu max
+# under TCG (no static calls there: the generic fallback of the may-sleep
+# tracepoints, maysleep.transitions_mixed.call_path).  The same checks and
+# KTAP report as make check; recorded in build/results/arm64.json,
+# docs/measurements.md and README.md.
+#   ARM64_TIMEOUT        whole guest, s (default 3000: TCG emulating arm64)
+#   ARM64_CHECK_TIMEOUT  one check script, s (default 1200)
+. "$(dirname "$0")/lib.sh"
+VARIANTS=${ARM64_VARIANTS:-faulting-arm64 baseline-arm64}
+export TIMEOUT=${ARM64_TIMEOUT:-3000} CHECK_TIMEOUT=${ARM64_CHECK_TIMEOUT:-1200}
+for v in $VARIANTS; do
+	[ "$(arch_of "$v")" = arm64 ] || die "check-arm64: $v is not an arm64 variant (VARIANT-arm64)"
+done
+results() {	# results CMD ARGS...: scripts/results.py CMD arm64 --pid $$ ARGS...
+	python3 "$TOP/scripts/results.py" "$1" arm64 --pid $$ "${@:2}" ||
+		echo "check-arm64: warning: scripts/results.py $1 failed (see above): results not recorded; the checks' status is not affected" >&2
+}
+results start
+"$TOP/scripts/deps.sh" packages-arm64.txt
+status=0
+args=()
+failed=()
+for v in $VARIANTS; do
+	rm -f "$LOGS/results-$v.ktap"
+	t_v=$(date +%s)
+	if ! "$TOP/scripts/variant.sh" "$v"; then
+		echo "FAILED: variant $v (see the message above)" >&2
+		status=1
+		failed+=("$v")
+	fi
+	results ccache --since "$t_v" "$v"
+	args+=("$v=$LOGS/results-$v.ktap")
+done
+echo
+results record --status "$status" --failed "${failed[*]}" --variants "$VARIANTS"
+echo
+python3 "$TOP/scripts/report.py" "${args[@]}" || status=1
+[ "$status" = 0 ] || echo "check-arm64: FAILED" >&2
+exit "$status"
