@@ -11,6 +11,8 @@
 # tracepoints, maysleep.transitions_mixed.call_path).  The same checks and
 # KTAP report as make check; recorded in build/results/arm64.json,
 # docs/measurements.md and README.md.
+# ARM64_VARIANTS=faulting-arm64-cfi: the same kernel built with clang-16 and
+# kCFI (CONFIG_CFI_CLANG), booted with the same checks.
 #   ARM64_TIMEOUT        whole guest, s (default 3000: TCG emulating arm64)
 #   ARM64_CHECK_TIMEOUT  one check script, s (default 1200)
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +26,10 @@ results() {	# results CMD ARGS...: scripts/results.py CMD arm64 --pid $$ ARGS...
 		echo "check-arm64: warning: scripts/results.py $1 failed (see above): results not recorded; the checks' status is not affected" >&2
 }
 results start
-"$TOP/scripts/deps.sh" packages-arm64.txt
+case " $VARIANTS " in
+*-cfi" "*) "$TOP/scripts/deps.sh" packages-arm64.txt packages-cfi.txt ;;
+*) "$TOP/scripts/deps.sh" packages-arm64.txt ;;
+esac
 status=0
 args=()
 failed=()

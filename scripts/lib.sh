@@ -25,7 +25,10 @@ JOBS=${JOBS:-$(nproc)}
 # baseline-arm64: the same patch sets) is an arm64 kernel cross-built with
 # Debian's gcc-aarch64-linux-gnu and booted by qemu-system-aarch64 -M virt;
 # every other variant is x86_64.
-arch_of() { case $1 in *-arm64) echo arm64 ;; *) echo x86_64 ;; esac; }
+# A name ending in -arm64-cfi is that kernel built with Debian's clang-16
+# (LLVM=-16) and kCFI (CONFIG_CFI_CLANG, config-fragments/cfi): an
+# indirect call whose type does not match its target traps.
+arch_of() { case $1 in *-arm64|*-arm64-cfi) echo arm64 ;; *) echo x86_64 ;; esac; }
 
 # arch_setup VARIANT: ARCH and CROSS_COMPILE for the kernel's make,
 # KCC (the compiler, through ccache), KIMAGE (the boot image, relative to
@@ -46,6 +49,14 @@ arch_setup() {
 		KIMAGE=arch/x86/boot/bzImage
 		ARCH_FRAGMENTS=
 		;;
+	esac
+	case $1 in
+	*-cfi)
+		export LLVM=-16
+		KCC="ccache clang-16"
+		ARCH_FRAGMENTS="$ARCH_FRAGMENTS $(ls "$TOP"/config-fragments/cfi/*.config)"
+		;;
+	*) unset LLVM ;;
 	esac
 	export ARCH
 }
