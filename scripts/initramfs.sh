@@ -84,6 +84,9 @@ copy_with_libs /usr/bin/trace-cmd
 for t in opensnoop execsnoop syscount; do
 	copy_with_libs /usr/sbin/$t
 done
+# syscount has a syscall name table for x86_64 only; elsewhere it runs
+# auditd's ausyscall
+[ "$ARCH" = x86_64 ] || copy_with_libs /usr/bin/ausyscall
 # Debian's LTTng (tests/guest/checks/90-lttng.sh): the client, the session
 # daemon and the consumer daemon it starts (at its compiled-in path),
 # babeltrace2 and its plugins (dlopen()ed from their compiled-in

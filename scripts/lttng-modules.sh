@@ -71,7 +71,7 @@ dest=$ROOT/lib/modules/$krel/extra/lttng
 mkdir -p "$dest"
 echo "$mods" | grep -v '^\./tests/' | while read -r m; do
 	install -D -m 644 "$dir/src/$m" "$dest/$m"
-	strip --strip-debug "$dest/$m"
+	"${CROSS_COMPILE:-}strip" --strip-debug "$dest/$m"
 done
 # libkmod (lttng-sessiond's modprobe) finds modules by name in modules.dep*,
 # and its kmod_load_resources() refuses an empty modules.builtin.bin or

@@ -1,7 +1,9 @@
 #!/bin/bash
 # sysroot.sh ARCH: Debian's tracers for the ARCH guest (arm64): bpftrace,
 # linux-perf, trace-cmd, libbpf-tools, lttng-tools, babeltrace2 (with
-# libbabeltrace2-0's plugins and liblttng-ctl0's session.xsd), the
+# libbabeltrace2-0's plugins and liblttng-ctl0's session.xsd), auditd's
+# ausyscall (libbpf-tools' syscount names syscalls with it where it has no
+# table of its own: every architecture but x86_64), the
 # packages of ARCH that they depend on (apt-cache depends --recurse: every
 # Depends and Pre-Depends), downloaded with apt-get (dpkg multiarch:
 # scripts/deps.sh packages-arm64.txt adds the architecture) and unpacked,
@@ -10,7 +12,7 @@
 # when the list of packages or a version changes (build/sysroot/ARCH.list).
 . "$(dirname "$0")/lib.sh"
 A=${1:?usage: sysroot.sh ARCH}
-ROOTS="bpftrace linux-perf trace-cmd libbpf-tools lttng-tools babeltrace2 libbabeltrace2-0 liblttng-ctl0"
+ROOTS="bpftrace linux-perf trace-cmd libbpf-tools lttng-tools babeltrace2 libbabeltrace2-0 liblttng-ctl0 auditd"
 dir=$BUILD/sysroot/$A
 list=$BUILD/sysroot/$A.list
 debs=$BUILD/sysroot/$A.debs
