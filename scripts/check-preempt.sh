@@ -72,6 +72,8 @@ for v in $VARIANTS; do
 	results ccache --since "$t_v" "$v"
 	for m in $MODES; do
 		stage "preempt=$m"
+		# no file of the previous boot may pass for this one's
+		rm -f "$LOGS/console-$v.log" "$LOGS/results-$v.ktap" "$LOGS/boot-$v.seconds"
 		ok=1
 		APPEND="preempt=$m" "$TOP/scripts/boot.sh" "$v" || ok=0
 		for f in console-"$v".log results-"$v".ktap boot-"$v".seconds; do

@@ -63,7 +63,7 @@ needed_libs() {
 	done | sort -u
 }
 copy_with_libs() {
-	local bin=$1 dest=${2:-$1} lib
+	local bin=$1 dest=${2:-$1} lib libs
 	if [ -z "$sysroot" ]; then
 		install -D "$bin" "$root$dest"
 		for lib in $(ldd "$bin" | awk '/=>/ { print $3 } /^\t\// { print $1 }'); do
@@ -73,7 +73,10 @@ copy_with_libs() {
 	fi
 	[ -f "$sysroot$bin" ] || die "initramfs: no $bin in $sysroot (scripts/sysroot.sh)"
 	install -D "$(readlink -f "$sysroot$bin")" "$root$dest"
-	for lib in $(needed_libs "$sysroot$bin"); do
+	# (a failure in the command substitution of a for list is not seen
+	# by set -e: take the list first)
+	libs=$(needed_libs "$sysroot$bin") || die "initramfs: the libraries of $bin (above)"
+	for lib in $libs; do
 		[ -e "$root$lib" ] || install -D "$(readlink -f "$sysroot$lib")" "$root$lib"
 	done
 }

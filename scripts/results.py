@@ -54,7 +54,7 @@ DEFAULT_STRESS = ['baseline-stress', 'patched-stress', 'faulting-stress']
 # command (the make command line's own NAME=VALUE words are not repeated).
 ENV_NAMES = ['CI', 'CCACHE_DIR', 'BUILD', 'JOBS', 'ACCEL', 'TIMEOUT', 'CHECK_TIMEOUT',
              'APPEND', 'KERNEL', 'QEMU_EXTRA', 'FRAGMENTS', 'VARIANT', 'VARIANTS']
-ENV_PREFIXES = ('BENCH_', 'STRESS_')
+ENV_PREFIXES = ('BENCH_', 'STRESS_', 'PREEMPT_', 'ARM64_')
 ENV_MORE = ['HANG_TIMEOUT', 'RCUIDLE_TIMEOUT']
 
 

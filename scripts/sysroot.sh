@@ -36,6 +36,14 @@ if [ -d "$dir" ] && [ -f "$list" ] && [ "$(cat "$list")" = "$want" ]; then
 	exit 0
 fi
 stage "sysroot $A: $(echo "$want" | wc -l) packages"
+# the .debs of other versions (an older list) are not kept
+for f in "$debs"/*.deb; do
+	[ -e "$f" ] || continue
+	b=${f##*/}
+	echo "$want" | awk -F= -v b="$b" '{ split($1, pa, ":"); v = $2; gsub(":", "%3a", v);
+		if (b == pa[1] "_" v "_" pa[2] ".deb" || b == pa[1] "_" v "_all.deb") f = 1 } END { exit !f }' ||
+		rm -f "$f"
+done
 # apt downloads as _apt when it can write there (else it warns)
 [ "$(id -u)" != 0 ] || chown _apt "$debs" 2>/dev/null || true
 # debfile PACKAGE:ARCH VERSION: the .deb apt-get download wrote (an epoch's
@@ -52,7 +60,10 @@ for pv in $want; do
 	debfile "$p" "$v" >/dev/null || missing+=("$pv")
 done
 if [ ${#missing[@]} -gt 0 ]; then
+	# stale package lists (a version gone from the mirror): update once
 	(cd "$debs" && apt-get download -q "${missing[@]}" >/dev/null) ||
+		{ [ -z "${SYSROOT_UPDATED:-}" ] && [ "$(id -u)" = 0 ] && apt-get update -q &&
+		  SYSROOT_UPDATED=1 exec "$0" "$@"; } ||
 		die "sysroot: apt-get download failed for some of: ${missing[*]}"
 fi
 rm -rf "$dir"

@@ -22,10 +22,13 @@
  *   data         no probe was ever called with the other probe's data
  *   preemptible  (sleepy, mixed) the sleepable probes always ran
  *                preemptible, (mixed) the other one never did
- *   call_path    (mixed) the sleep iterator was selected through this
- *                architecture's path: the static call (x86_64), or the
- *                generic fallback without HAVE_STATIC_CALL (arm64), as
- *                tpsleep_test.ko reports it (static_call=, sleep_key=)
+ *   call_path    (mixed) the kernel has this architecture's path, the
+ *                static call (x86_64) or the generic fallback without
+ *                HAVE_STATIC_CALL (arm64), its key selected the sleep
+ *                iterator while A was connected, and A was called, only
+ *                ever preemptible (under the generic fallback, only the
+ *                sleep iterator calls it so), as tpsleep_test.ko reports
+ *                (static_call=, sleep_key=, calls_a=, not_preemptible=)
  *
  * Prints "check NAME ok|fail WHY" lines; exit status 1 if any failed.
  */
@@ -130,14 +133,16 @@ int main(int argc, char **argv)
 	 * this architecture: the static call on x86_64, the generic fallback
 	 * (no HAVE_STATIC_CALL: the key only chooses the sleep iterator) on
 	 * arm64; its key selected the sleep iterator while A was connected,
-	 * and A ran (preemptible: the check above).
+	 * and A ran, never atomically (a fallback that called the other
+	 * iterator would call A with preemption disabled).
 	 */
 	if (mixed)
 		tpst_check("call_path",
 			   tpst_num(result, "static_call", -1) == WANT_STATIC_CALL &&
 			   tpst_num(result, "sleep_key", 0) > 0 &&
-			   tpst_num(result, "calls_a", 0) > 0,
-			   "want static_call=%d sleep_key > 0 calls_a > 0: %s",
+			   tpst_num(result, "calls_a", 0) > 0 &&
+			   tpst_num(result, "not_preemptible", -1) == 0,
+			   "want static_call=%d sleep_key > 0 calls_a > 0 not_preemptible=0: %s",
 			   WANT_STATIC_CALL, result);
 	return tpst_failed;
 }

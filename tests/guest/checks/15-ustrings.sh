@@ -205,13 +205,18 @@ if has_feature ustrings; then
 	rc=$?
 	echo 0 > $T/tracing_on
 	line=$(grep 'call=rename' $W/rename.out)
-	want="oldname: $(ktap_kv "$line" ptr) \"$D/r-old\", "
-	want2="newname: $(ktap_kv "$line" newptr) \"$D/r-new\")"
-	c=$(grep -F -- "sys_$SC_RENAME(" $T/trace | grep -F -- "$want" | grep -cF -- "$want2")
+	old="oldname: $(ktap_kv "$line" ptr) \"$D/r-old\""
+	new="newname: $(ktap_kv "$line" newptr) \"$D/r-new\""
+	if [ $SC_RENAME = rename ]; then
+		want="sys_rename($old, $new)"
+	else	# AT_FDCWD, sign-extended, for both directories
+		want="sys_renameat(olddfd: ffffffffffffff9c, $old, newdfd: ffffffffffffff9c, $new)"
+	fi
+	c=$(grep -cF -- "$want" $T/trace)
 	if [ $rc = 0 ] && [ "$(ktap_kv "$line" ret)" = 0 ] && [ "$c" = 1 ]; then
 		ktap_pass ustr.rename
 	else
-		ktap_fail ustr.rename "rc $rc, '$line', $c line(s) 'sys_$SC_RENAME(...$want...$want2': $(grep "sys_$SC_RENAME(" $T/trace | head -n 2)"
+		ktap_fail ustr.rename "rc $rc, '$line', $c line(s) '$want': $(grep "sys_$SC_RENAME(" $T/trace | head -n 2)"
 	fi
 	us_clean
 
