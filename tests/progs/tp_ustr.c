@@ -121,17 +121,19 @@ static int use_unlink;
 /*
  * Architectures without unlink() and rename() (arm64 and the other
  * asm-generic ones) have only their *at() forms: the checks trace
- * sys_enter_unlinkat and sys_enter_renameat there (uname -m).
+ * sys_enter_unlinkat and sys_enter_renameat there (uname -m).  AT_FDCWD as
+ * a long: an int passed through syscall()'s variadic arguments leaves the
+ * register's upper half undefined on arm64 (the trace shows ffffff9c).
  */
 #ifdef SYS_unlink
 #define do_unlink(p)		syscall(SYS_unlink, (p))
 #else
-#define do_unlink(p)		syscall(SYS_unlinkat, AT_FDCWD, (p), 0)
+#define do_unlink(p)		syscall(SYS_unlinkat, (long)AT_FDCWD, (p), 0)
 #endif
 #ifdef SYS_rename
 #define do_rename(a, b)		syscall(SYS_rename, (a), (b))
 #else
-#define do_rename(a, b)		syscall(SYS_renameat, AT_FDCWD, (a), AT_FDCWD, (b))
+#define do_rename(a, b)		syscall(SYS_renameat, (long)AT_FDCWD, (a), (long)AT_FDCWD, (b))
 #endif
 
 static void do_open(const char *p, const char *shown)
