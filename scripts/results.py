@@ -1056,7 +1056,7 @@ def latest_rows(target, d):
         bad = [v for v in vs if not d['kernels'][v].get('variant_ok', True)]
         if bad:
             fig += '; failed: ' + ', '.join(bad)
-        what = '`make check-arm64`'
+        what = '`make check-arm64`' + ('' if vs == ['faulting-arm64', 'baseline-arm64'] else ', ' + ' + '.join(vs))
         rows.append((what, [what, fig, when(d['start'], d['end'], d['git']), cmd_cell(d)]))
     elif target == 'bisect':
         ps = d['prefixes']
