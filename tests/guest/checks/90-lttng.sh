@@ -104,6 +104,18 @@ lt_missing() {
 	echo "${_m%,}"
 }
 
+# kCFI (CONFIG_CFI_CLANG; kernel/cfi.c's report_cfi_failure() is in
+# kallsyms): lttng-modules 2.13.9's syscall_entry_event_probe() calls each
+# syscall's probe, e.g. __event_probe__syscall_entry_openat(void *, int,
+# const char *, ...), through a pointer of another type, void (*)(void *,
+# unsigned long, ...) (src/lttng-syscalls.c), which kCFI traps as soon as
+# a syscall event is enabled: LTTng's own call, whatever the series does.
+if grep -q ' report_cfi_failure$' /proc/kallsyms; then
+	ktap_skip_all lttng "kCFI kernel: lttng-modules 2.13.9 calls its per-syscall probes through pointers of another type (lttng-syscalls.c), a CFI failure in LTTng itself" \
+		session exec_control openat_path warn
+	exit 0
+fi
+
 rm -rf $W
 mkdir -p $W
 echo known > $KP
