@@ -5,7 +5,7 @@ VARIANT ?= patched
 VARIANTS ?= baseline patched faulting
 SELFTEST_VARIANT ?= baseline
 
-.PHONY: help deps tree config build initramfs boot run check check-preempt check-arm64 demo clean distclean checkpatch hygiene bisect selftest mail bench hitprofile stress sparse lava lava-run results
+.PHONY: help deps tree config build initramfs boot run check check-preempt check-arm64 demo clean distclean checkpatch hygiene bisect selftest mail bench hitprofile stress stress-arm64 sparse lava lava-run results
 
 help:
 	@echo 'Times on this 2-core machine (QEMU TCG), from docs/measurements.md; "not measured" where no figure exists.'
@@ -26,6 +26,7 @@ help:
 	@echo 'make hitprofile one traced openat() of the bench state openat64_bpf_copystr, single-stepped with gdb: instructions per function, baseline-bench vs faulting-bench (after make bench) (40 s)'
 	@echo 'make selftest   show the harness fails loudly: offset, fuzz, reject, guest panic, hang, WARN (97 s)'
 	@echo 'make stress     KASAN + full-preemption kernels (baseline-stress, patched-stress, faulting-stress): storms, uffd faults, bad pointers, syscall strings under migration, privilege, hang case; build/results/stress.md (three kernels 42 min; faulting-stress alone 13 min)'
+	@echo 'make stress-arm64 the stress scenarios on the arm64 KASAN kernel faulting-stress-arm64 (STRESS_ARM64_VARIANTS; no static calls: the generic fallback), qemu-system-aarch64 -M virt under TCG; no hang case (a harness property, run by make stress) and no rcuidle storm (idle=poll is x86) (not measured yet)'
 	@echo 'make lava       LAVA job definitions of VARIANT (BISECT=1: one per prefix of the bisect walk) in build/lava, device dictionary for a local QEMU worker, validated when lava-dispatcher is installed (3-4 s a variant; BISECT=1 with two prefix kernels present 12 s)'
 	@echo 'make lava-run   install Debian'"'"'s lava-dispatcher, run VARIANT'"'"'s job with lava-run here, compare LAVA'"'"'s results with our KTAP of the same kernel (faulting 5 min 29 s, the job 325 s of it; the first time 47 s more to install it)'
 	@echo 'make mail       git format-patch: the six in build/mail, the follow-up in build/mail/faulting, cover letters, git am identity check (PREFIX="RFC PATCH v2") (66 s)'
@@ -76,6 +77,8 @@ selftest:
 	scripts/selftest.sh $(SELFTEST_VARIANT)
 stress:
 	scripts/stress.sh
+stress-arm64:
+	STRESS_VARIANTS="$${STRESS_ARM64_VARIANTS:-faulting-stress-arm64}" STRESS_HANG=0 STRESS_RCUIDLE_VARIANTS= scripts/stress.sh
 mail:
 	scripts/mail.sh
 sparse:

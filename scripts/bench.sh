@@ -103,10 +103,7 @@ if [ "${1:-}" = report ]; then
 	exit "$status"
 fi
 
-results() {	# results CMD ARGS...: scripts/results.py CMD bench --pid $$ ARGS...
-	python3 "$TOP/scripts/results.py" "$1" bench --pid $$ "${@:2}" ||
-		echo "bench: warning: scripts/results.py $1 failed (see above): results not recorded; the run's status is not affected" >&2
-}
+RESULTS_TARGET=bench
 mkdir -p "$RESULTS"
 results start
 "$TOP/scripts/deps.sh"

@@ -14,10 +14,7 @@
 # (scripts/results.py; RESULTS_DOCS=0: the file only); a failure there is a
 # warning, it never changes the status of the walk.
 . "$(dirname "$0")/lib.sh"
-results() {	# results CMD ARGS...: scripts/results.py CMD bisect --pid $$ ARGS...
-	python3 "$TOP/scripts/results.py" "$1" bisect --pid $$ "${@:2}" ||
-		echo "bisect: warning: scripts/results.py $1 failed (see above): results not recorded; the walk's status is not affected" >&2
-}
+RESULTS_TARGET=bisect
 results start
 "$TOP/scripts/deps.sh"
 total=$(series_patches faulting | wc -l)

@@ -21,32 +21,9 @@ export TIMEOUT=${ARM64_TIMEOUT:-3000} CHECK_TIMEOUT=${ARM64_CHECK_TIMEOUT:-1200}
 for v in $VARIANTS; do
 	[ "$(arch_of "$v")" = arm64 ] || die "check-arm64: $v is not an arm64 variant (VARIANT-arm64)"
 done
-results() {	# results CMD ARGS...: scripts/results.py CMD arm64 --pid $$ ARGS...
-	python3 "$TOP/scripts/results.py" "$1" arm64 --pid $$ "${@:2}" ||
-		echo "check-arm64: warning: scripts/results.py $1 failed (see above): results not recorded; the checks' status is not affected" >&2
-}
-results start
 case " $VARIANTS " in
-*-cfi" "*) "$TOP/scripts/deps.sh" packages-arm64.txt packages-cfi.txt ;;
-*) "$TOP/scripts/deps.sh" packages-arm64.txt ;;
+*-cfi" "*) lists="packages-arm64.txt packages-cfi.txt" ;;
+*) lists=packages-arm64.txt ;;
 esac
-status=0
-args=()
-failed=()
-for v in $VARIANTS; do
-	rm -f "$LOGS/results-$v.ktap"
-	t_v=$(date +%s)
-	if ! "$TOP/scripts/variant.sh" "$v"; then
-		echo "FAILED: variant $v (see the message above)" >&2
-		status=1
-		failed+=("$v")
-	fi
-	results ccache --since "$t_v" "$v"
-	args+=("$v=$LOGS/results-$v.ktap")
-done
-echo
-results record --status "$status" --failed "${failed[*]}" --variants "$VARIANTS"
-echo
-python3 "$TOP/scripts/report.py" "${args[@]}" || status=1
-[ "$status" = 0 ] || echo "check-arm64: FAILED" >&2
-exit "$status"
+# shellcheck disable=SC2086 # a list of variant names
+RESULTS_TARGET=arm64 DEPS_LISTS=$lists exec "$TOP/scripts/check.sh" $VARIANTS

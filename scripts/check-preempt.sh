@@ -20,10 +20,7 @@ export FRAGMENTS=debian/model.config
 # a guest of this model, beside a build, took 482 s (x86_64 make check's
 # default is 900 s)
 export TIMEOUT=${PREEMPT_TIMEOUT:-1500}
-results() {	# results CMD ARGS...: scripts/results.py CMD preempt --pid $$ ARGS...
-	python3 "$TOP/scripts/results.py" "$1" preempt --pid $$ "${@:2}" ||
-		echo "check-preempt: warning: scripts/results.py $1 failed (see above): results not recorded; the checks' status is not affected" >&2
-}
+RESULTS_TARGET=preempt
 for v in $VARIANTS; do
 	case $v in *-debian) ;; *) die "check-preempt: $v: the variants are VARIANT-debian (baseline-debian, patched-debian, faulting-debian, prefix-N-debian is not one)" ;; esac
 done
@@ -96,9 +93,4 @@ for v in $VARIANTS; do
 		fi
 	done
 done
-echo
-results record --status "$status" --failed "${failed[*]}" --variants "${boots[*]}"
-echo
-python3 "$TOP/scripts/report.py" "${args[@]}" || status=1
-[ "$status" = 0 ] || echo "check-preempt: FAILED" >&2
-exit "$status"
+check_close "$status" "${failed[*]}" "${boots[*]}" "${args[@]}"

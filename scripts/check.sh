@@ -3,18 +3,20 @@
 # print one KTAP table with the closing 'N passed, N failed' line.  A
 # variant that fails to apply, build or boot, or whose console shows a
 # splat, fails the command (its checks are then reported as missing).
-# The run is recorded in build/results/check.json and the generated tables
-# of docs/measurements.md and README.md are updated (scripts/results.py;
-# RESULTS_DOCS=0: the file only); a failure there is a warning, it never
-# changes the status of the checks.
+# The run is recorded in build/results/$RESULTS_TARGET.json (default
+# check.json) and the generated tables of docs/measurements.md and
+# README.md are updated (scripts/results.py; RESULTS_DOCS=0: the file
+# only); a failure there is a warning, it never changes the status of the
+# checks.
+#   RESULTS_TARGET  the results target (check; check-arm64.sh: arm64)
+#   DEPS_LISTS      package lists scripts/deps.sh installs beside
+#                   packages.txt (check-arm64.sh: packages-arm64.txt ...)
 . "$(dirname "$0")/lib.sh"
 [ $# -gt 0 ] || set -- baseline patched
-results() {	# results CMD ARGS...: scripts/results.py CMD check --pid $$ ARGS...
-	python3 "$TOP/scripts/results.py" "$1" check --pid $$ "${@:2}" ||
-		echo "check: warning: scripts/results.py $1 failed (see above): results not recorded; the checks' status is not affected" >&2
-}
+RESULTS_TARGET=${RESULTS_TARGET:-check}
 results start
-"$TOP/scripts/deps.sh"
+# shellcheck disable=SC2086 # a list of file names
+"$TOP/scripts/deps.sh" ${DEPS_LISTS:-}
 status=0
 args=()
 failed=()
@@ -29,9 +31,4 @@ for v in "$@"; do
 	results ccache --since "$t_v" "$v"
 	args+=("$v=$LOGS/results-$v.ktap")
 done
-echo
-results record --status "$status" --failed "${failed[*]}" --variants "$*"
-echo
-python3 "$TOP/scripts/report.py" "${args[@]}" || status=1
-[ "$status" = 0 ] || echo "check: FAILED" >&2
-exit "$status"
+check_close "$status" "${failed[*]}" "$*" "${args[@]}"

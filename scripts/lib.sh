@@ -61,6 +61,28 @@ arch_setup() {
 	export ARCH
 }
 
+# results CMD ARGS...: scripts/results.py CMD $RESULTS_TARGET --pid $$ ARGS...
+# ($RESULTS_TARGET: the script's target, check, arm64, preempt, stress,
+# bench or bisect).  A failure there is a warning: it never changes the
+# status of the run.
+results() {
+	python3 "$TOP/scripts/results.py" "$1" "${RESULTS_TARGET:?}" --pid $$ "${@:2}" ||
+		echo "${0##*/}: warning: scripts/results.py $1 failed (see above): results not recorded; the run's status is not affected" >&2
+}
+
+# check_close STATUS FAILED VARIANTS NAME=KTAP...: record the run, print one
+# KTAP table with the closing 'N passed, N failed' line; exits with the
+# run's status (1 also when the table finds a failure or a missing result).
+check_close() {
+	local st=$1
+	echo
+	results record --status "$st" --failed "$2" --variants "$3"
+	echo
+	python3 "$TOP/scripts/report.py" "${@:4}" || st=1
+	[ "$st" = 0 ] || echo "${0##*/}: FAILED" >&2
+	exit "$st"
+}
+
 stage() { printf '\n=== [%s] %s: %s\n' "$(date +%H:%M:%S)" "${VARIANT:-}" "$*"; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 

@@ -47,7 +47,7 @@ import ktap  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FORMAT = 1
-TARGETS = ('check', 'bench', 'stress', 'bisect', 'preempt', 'arm64')
+TARGETS = ('check', 'bench', 'stress', 'bisect', 'preempt', 'arm64', 'stress-arm64')
 DEFAULT_CHECK = ['baseline', 'patched', 'faulting']      # Makefile VARIANTS
 DEFAULT_STRESS = ['baseline-stress', 'patched-stress', 'faulting-stress']
 # The environment that shapes a run, in the order it is written before the
@@ -627,11 +627,11 @@ def record_bench(args, paths):
     return out
 
 
-def record_stress(args, paths):
-    meta, _, _ = run_meta(paths, 'stress', args.pid, args.status)
+def record_stress(args, paths, target='stress'):
+    meta, _, _ = run_meta(paths, target, args.pid, args.status)
     summary = load_json(os.path.join(paths.results, 'stress-summary.json'))
     out = dict(meta, **summary)
-    write_json(paths.result('stress'), out)
+    write_json(paths.result(target), out)
     return out
 
 
@@ -1075,7 +1075,7 @@ def latest_rows(target, d):
         if d.get('walk_seconds'):
             fig += f", {duration(d['walk_seconds'])}"
         rows.append(('bisect', ['bisect', fig, when(d['start'], d['end'], d['git']), cmd_cell(d)]))
-    elif target == 'stress':
+    elif target in ('stress', 'stress-arm64'):
         vs = d['variants']
         what = 'stress, three kernels' if vs == DEFAULT_STRESS else 'stress, ' + ' + '.join(vs)
         splat = [v for v in vs if d['kernels'][v].get('log') != 'ok']
@@ -1143,6 +1143,7 @@ SECTIONS = {
               ('bench-icountsl', lambda d: bench_mode_section(d, 'icountsl')),
               ('bench-wall', lambda d: bench_mode_section(d, 'wall'))],
     'stress': [('stress', stress_section)],
+    'stress-arm64': [('stress-arm64', stress_section)],
     'bisect': [('bisect', bisect_section)],
     'preempt': [('preempt', check_section)],
     'arm64': [('arm64', check_section)],
@@ -1265,6 +1266,7 @@ def main():
     if args.cmd in ('record', 'import'):
         fn = {('record', 'check'): record_check, ('record', 'bisect'): record_bisect,
               ('record', 'bench'): record_bench, ('record', 'stress'): record_stress,
+              ('record', 'stress-arm64'): lambda a, p: record_stress(a, p, 'stress-arm64'),
               ('record', 'preempt'): lambda a, p: record_check(a, p, 'preempt'),
               ('record', 'arm64'): lambda a, p: record_check(a, p, 'arm64'),
               ('import', 'check'): import_check, ('import', 'bisect'): import_bisect}[(args.cmd, args.target)]

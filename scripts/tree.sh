@@ -85,9 +85,11 @@ else
 	rm -f "$tree/.pristine-ok"
 	cd "$tree"
 	printf '%s\n' "${PATCHES[@]}" > .series
-	ln -sfn "$TOP/patches" patches
 	keep=0
 fi
+# this checkout's patches (a kept tree may have been made by another
+# checkout sharing BUILD, e.g. a git worktree)
+ln -sfn "$TOP/patches" patches
 n=$keep
 for p in "${PATCHES[@]:$keep}"; do
 	n=$((n + 1))
