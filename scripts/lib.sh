@@ -28,7 +28,17 @@ JOBS=${JOBS:-$(nproc)}
 # A name ending in -arm64-cfi is that kernel built with Debian's clang-16
 # (LLVM=-16) and kCFI (CONFIG_CFI_CLANG, config-fragments/cfi): an
 # indirect call whose type does not match its target traps.
-arch_of() { case $1 in *-arm64|*-arm64-cfi) echo arm64 ;; *) echo x86_64 ;; esac; }
+# make robot's cells name two more (build only, never booted): a name
+# ending in -i386 is a 32-bit x86 kernel, one ending in -riscv64 is
+# cross-built with Debian's gcc-riscv64-linux-gnu.
+arch_of() {
+	case $1 in
+	*-arm64|*-arm64-cfi) echo arm64 ;;
+	*-i386) echo i386 ;;
+	*-riscv64) echo riscv ;;
+	*) echo x86_64 ;;
+	esac
+}
 
 # arch_setup VARIANT: ARCH and CROSS_COMPILE for the kernel's make,
 # KCC (the compiler, through ccache), KIMAGE (the boot image, relative to
@@ -42,6 +52,12 @@ arch_setup() {
 		KCC="ccache ${CROSS_COMPILE}gcc"
 		KIMAGE=arch/arm64/boot/Image
 		ARCH_FRAGMENTS=$(ls "$TOP"/config-fragments/arm64/*.config)
+		;;
+	riscv)
+		export CROSS_COMPILE=riscv64-linux-gnu-
+		KCC="ccache ${CROSS_COMPILE}gcc"
+		KIMAGE=arch/riscv/boot/Image
+		ARCH_FRAGMENTS=
 		;;
 	*)
 		unset CROSS_COMPILE
@@ -83,6 +99,26 @@ check_close() {
 	exit "$st"
 }
 
+# build_lock WHAT: one kernel build at a time on this machine, whoever
+# starts it (make check-preempt beside make check-arm64, another clone's
+# make check, make robot): take the lock on fd 9, waiting for the other's
+# end at most BUILD_LOCK_WAIT seconds (default 2 h); WHAT names the
+# holder.  The lock is the calling script's (run make and the compilers
+# with 9>&-, so that one left behind by a killed build does not hold it);
+# it ends with the script or build_unlock.
+build_lock() {
+	local lock=${BUILD_LOCK:-/run/lock/tpsleep-kernel-build.lock}
+	mkdir -p "$(dirname "$lock")"
+	exec 9>>"$lock"
+	if ! flock -n 9; then
+		stage "build: another kernel build holds $lock ($(cat "$lock.holder" 2>/dev/null || echo unknown)), waiting"
+		flock -w "${BUILD_LOCK_WAIT:-7200}" 9 ||
+			die "build: $lock still held after ${BUILD_LOCK_WAIT:-7200} s ($(cat "$lock.holder" 2>/dev/null))"
+	fi
+	echo "pid $$, $1, since $(date +%H:%M:%S), $TOP" > "$lock.holder"
+}
+build_unlock() { exec 9>&-; }
+
 stage() { printf '\n=== [%s] %s: %s\n' "$(date +%H:%M:%S)" "${VARIANT:-}" "$*"; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 
@@ -93,7 +129,7 @@ die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
 # first N of the whole series); a -suffix (-stress, -bench) keeps the set.
 series_patches() {
 	local variant=$1
-	local all six
+	local all six n
 	all=$(sed -e 's/#.*//' -e 's/[[:space:]].*//' -e '/^$/d' "$TOP/series")
 	six=$(sed -e '/^# --- follow-up/,$d' "$TOP/series" |
 		sed -e 's/#.*//' -e 's/[[:space:]].*//' -e '/^$/d')
@@ -101,7 +137,8 @@ series_patches() {
 	baseline|baseline-*) ;;
 	patched|patched-*) printf '%s\n' "$six" | sed '/^$/d' ;;
 	faulting|faulting-*) printf '%s\n' "$all" | sed '/^$/d' ;;
-	prefix-[0-9]*) printf '%s\n' "$all" | sed '/^$/d' | head -n "${variant#prefix-}" ;;
+	prefix-[0-9]*) n=${variant#prefix-}
+		printf '%s\n' "$all" | sed '/^$/d' | head -n "${n%%-*}" ;;
 	*) die "unknown variant '$variant' (baseline, patched, faulting, prefix-N)" ;;
 	esac
 }
@@ -115,8 +152,10 @@ followup_patches() {
 # (build/trees/prefix, build/obj/prefix): tree.sh moves the tree to N
 # patches (popping, pushing) and make rebuilds what changed, so a walk over
 # the prefixes (scripts/bisect.sh) builds incrementally, as git bisect does.
-tree_of() { case $1 in prefix-[0-9]*) echo "$TREES/prefix" ;; *) echo "$TREES/$1" ;; esac; }
-obj_of() { case $1 in prefix-[0-9]*) echo "$OBJS/prefix" ;; *) echo "$OBJS/$1" ;; esac; }
+# A suffix is kept: prefix-N-robot-CELL is in build/trees/prefix-robot-CELL.
+prefix_dir() { local n=${1#prefix-}; case $n in *-*) echo "prefix-${n#*-}" ;; *) echo prefix ;; esac; }
+tree_of() { case $1 in prefix-[0-9]*) echo "$TREES/$(prefix_dir "$1")" ;; *) echo "$TREES/$1" ;; esac; }
+obj_of() { case $1 in prefix-[0-9]*) echo "$OBJS/$(prefix_dir "$1")" ;; *) echo "$OBJS/$1" ;; esac; }
 
 # test_programs DIR: build tests/ (tests/Makefile) for $ARCH (x86_64 in
 # tests/out, arm64 cross-built in tests/out/arm64) and copy its programs,

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Summarise a make robot run (scripts/robot.sh).
+
+robot-report.py DIR --cells CELL... --sets SET... [--prefix-cells CELL...]
+reads DIR/SET-robot-CELL.{status,err,cc,w1,sparse}, DIR/cell-CELL.status,
+DIR/prefixes-CELL.status and DIR/total.status, prints one table (a row per
+cell: each set built or not, the warnings it adds over baseline of the
+cell, seconds; the first failing prefix), writes it with every added
+warning to DIR/../robot.md and the figures to DIR/../robot.json.  Exit
+status 1 when a cell fails (a set does not apply or build, or adds a
+warning), or a prefix of the walk fails.
+"""
+import argparse
+import json
+import os
+import time
+
+
+def kv(path):
+    d = {}
+    try:
+        for line in open(path, encoding='utf-8'):
+            k, sep, v = line.rstrip('\n').partition('=')
+            if sep:
+                d.setdefault(k, v)
+    except OSError:
+        pass
+    return d
+
+
+def lines(path):
+    try:
+        return [x for x in open(path, encoding='utf-8').read().splitlines() if x.strip()]
+    except OSError:
+        return []
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('dir')
+    ap.add_argument('--cells', nargs='*', default=[])
+    ap.add_argument('--sets', nargs='*', default=[])
+    ap.add_argument('--prefix-cells', nargs='*', default=[])
+    a = ap.parse_args()
+    d, out, bad = a.dir, {'cells': {}, 'prefixes': {}}, False
+    detail = []
+    rows = []
+    for cell in a.cells:
+        base = f'baseline-robot-{cell}'
+        cst = kv(os.path.join(d, f'cell-{cell}.status'))
+        row = [cell]
+        cobj = {'sets': {}}
+        for s in a.sets:
+            v = f'{s}-robot-{cell}'
+            st = kv(os.path.join(d, f'{v}.status'))
+            err = ' '.join(lines(os.path.join(d, f'{v}.err')))[:160]
+            res = st.get('result', 'not run')
+            sec = st.get('seconds', '?')
+            add = {}
+            if s != 'baseline' and res == 'built':
+                for k in ('cc', 'w1', 'sparse'):
+                    mine = set(lines(os.path.join(d, f'{v}.{k}')))
+                    theirs = set(lines(os.path.join(d, f'{base}.{k}')))
+                    add[k] = sorted(mine - theirs)
+            if res == 'built':
+                cellt = f'built, {sec} s'
+                if add:
+                    n = {k: len(x) for k, x in add.items()}
+                    cellt = (f'built, +{n["cc"]} warnings, +{n["w1"]} W=1, +{n["sparse"]} sparse, {sec} s'
+                             if any(n.values()) else f'built, no warning added, {sec} s')
+                    for k, x in add.items():
+                        detail += [f'- {v}, {k}: `{w}`' for w in x]
+                cellt += f" ({st.get('objs', '?')} touched files checked)"
+            elif res == 'noconfig':
+                cellt = f'not configurable: {err}'
+            else:
+                cellt = f'FAILED ({res}): {err}'
+            if res not in ('built', 'noconfig') or any(add.values()):
+                bad = True
+            row.append(cellt)
+            cobj['sets'][s] = {'result': res, 'seconds': sec, 'error': err,
+                               'added': {k: len(x) for k, x in add.items()}}
+        fb = '; '.join(f"{s}: {cst[s + '.first_bad']}" for s in a.sets if s + '.first_bad' in cst) or '-'
+        row.append(fb)
+        cobj['first_bad'] = fb
+        out['cells'][cell] = cobj
+        rows.append(row)
+    hdr = ['cell'] + a.sets + ['first failing prefix']
+    table = ['| ' + ' | '.join(hdr) + ' |', '|' + '---|' * len(hdr)]
+    table += ['| ' + ' | '.join(r) + ' |' for r in rows]
+    ptab = []
+    for cell in a.prefix_cells:
+        pst = kv(os.path.join(d, f'prefixes-{cell}.status'))
+        res = {k: v for k, v in pst.items() if k.isdigit()}
+        fails = [f'{k} ({v})' for k, v in sorted(res.items(), key=lambda x: int(x[0])) if not v.startswith('ok')]
+        bad |= bool(fails) or not res
+        out['prefixes'][cell] = {'built': len(res), 'failed': fails, 'seconds': pst.get('total_s')}
+        ptab.append(f"- cell {cell}: {len(res)} prefixes built incrementally in {pst.get('total_s', '?')} s, "
+                    + ('all pass' if res and not fails else 'failing: ' + ', '.join(fails) if fails else 'none built'))
+    kb, kf = lines(os.path.join(d, 'kdoc.baseline')), lines(os.path.join(d, 'kdoc.faulting'))
+    kadd = sorted(set(kf) - set(kb))
+    if os.path.exists(os.path.join(d, 'kdoc.faulting')):
+        ptab.append(f'- kernel-doc -none -v (6.1 has no -Wall) on the files the series touches: baseline {len(kb)}, '
+                    f'series {len(kf)} warnings, {len(kadd)} added')
+        detail += [f'- kernel-doc: `{w}`' for w in kadd]
+        bad |= bool(kadd)
+    out['kernel_doc'] = {'baseline': len(kb), 'faulting': len(kf), 'added': len(kadd)}
+    total = kv(os.path.join(d, 'total.status')).get('total_s')
+    out['total_s'] = total
+    out['end'] = time.strftime('%Y-%m-%d %H:%M', time.gmtime())
+    out['ok'] = not bad
+    text = ['# make robot', '', f"Ended {out['end']} UTC, {total} s in all.", ''] + table
+    if ptab:
+        text += ['', 'Every prefix of the series; kernel-doc:', ''] + ptab
+    if detail:
+        text += ['', 'Warnings added over baseline of the cell:', ''] + detail
+    res_dir = os.path.dirname(os.path.abspath(d))
+    with open(os.path.join(res_dir, 'robot.md'), 'w', encoding='utf-8') as f:
+        f.write('\n'.join(text) + '\n')
+    with open(os.path.join(res_dir, 'robot.json'), 'w', encoding='utf-8') as f:
+        json.dump(out, f, indent=1)
+    print('\n'.join(table + ([''] + ptab if ptab else []) + ([''] + detail[:40] if detail else [])))
+    print(f"robot: {'every cell passes' if not bad else 'FAILED'} ({os.path.join(res_dir, 'robot.md')})")
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    raise SystemExit(main())

@@ -1,0 +1,235 @@
+#!/bin/bash
+# robot.sh: the robots' view (make robot).  For each cell of ROBOT_CELLS
+# (a configuration, config-fragments/robot/CELL.config on top of ours, or an
+# architecture) and each patch set of ROBOT_SETS (baseline, patched: the
+# six, faulting: the whole series): tree, config (only the cell's own
+# options must hold: CONFIG_REQUIRE=extra), build of the image and the
+# modules where the cell has modules, then, on the files the series
+# touches (those this cell compiles), sparse (C=2) and a W=1 rebuild.  A
+# cell passes when its sets build and neither the six nor the series adds
+# a compiler warning, a W=1 warning or a sparse warning that baseline of
+# the same cell has not (compared without line numbers).  A set that
+# fails is build-bisected over the prefixes of the series in that cell,
+# as the kernel test robot does: the first patch whose prefix fails.
+# Then every prefix of the series is built, incrementally in one tree, in
+# the cells of ROBOT_PREFIX_CELLS.
+# build/results/robot.md (a row per cell) and robot.json; one build at a
+# time (build_lock), one tree and object directory per cell and set,
+# ccache shared.
+#   ROBOT_CELLS         default: x86_64 nosmp preempt-none debian nobpf
+#                       noperf nomodules noftrace nobtf i386 arm64 riscv64
+#   ROBOT_SETS          default: baseline patched faulting
+#   ROBOT_PREFIX_CELLS  cells whose every prefix is built (default
+#                       "preempt-none arm64"; empty: none)
+. "$(dirname "$0")/lib.sh"
+CELLS=${ROBOT_CELLS:-x86_64 nosmp preempt-none debian nobpf noperf nomodules noftrace nobtf i386 arm64 riscv64}
+SETS=${ROBOT_SETS:-baseline patched faulting}
+PREFIX_CELLS=${ROBOT_PREFIX_CELLS-preempt-none arm64}
+export CONFIG_REQUIRE=extra BUILD_WARNINGS=keep
+RESULTS_TARGET=robot
+R=$RESULTS/robot
+t_start=$(date +%s)
+mkdir -p "$R" "$LOGS"
+"$TOP/scripts/deps.sh" packages-robot.txt
+
+# cell_fragments CELL: the cell's fragment (none for x86_64 and arm64:
+# ours, and ours with config-fragments/arm64)
+cell_fragments() {
+	case $1 in
+	x86_64|arm64) ;;
+	debian) echo debian/model.config ;;
+	*) [ -f "$TOP/config-fragments/robot/$1.config" ] ||
+		die "robot: no cell $1 (config-fragments/robot/$1.config)"
+	   echo "robot/$1.config" ;;
+	esac
+}
+
+# The .o of every .c file the series touches (and of the files that
+# include its changed headers the most), for sparse and W=1.
+touched_objs=$(for p in $(series_patches faulting); do
+	sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' "$TOP/patches/$p"; done | sort -u)
+touched_objs="$touched_objs kernel/sched/core.o kernel/entry/common.o kernel/trace/trace_event_perf.o"
+
+# norm FILE...: warning lines of build logs, without the tree's path,
+# line and column numbers, one each
+norm() {
+	grep -hE ': warning:' "$@" 2>/dev/null |
+		sed -E "s|^$TREES/[^/]*/||; s|:[0-9]+:[0-9]+:|:|; s|:[0-9]+:|:|" | sort -u
+}
+
+# build_set VARIANT CELL: tree, config, build; sparse and W=1 on the
+# touched files.  Writes $R/VARIANT.{status,cc,w1,sparse}.
+build_set() {
+	local v=$1 cell=$2 st=$R/$1.status t0 obj tree objs o
+	: > "$st"
+	rm -f "$R/$v".{cc,w1,sparse,err}
+	t0=$(date +%s)
+	FRAGMENTS=$(cell_fragments "$cell")
+	export FRAGMENTS
+	if ! "$TOP/scripts/tree.sh" "$v" > "$R/$v.tree.log" 2>&1; then
+		echo "result=noapply" >> "$st"
+		grep -m1 -E 'ERROR|does not apply' "$R/$v.tree.log" > "$R/$v.err"
+		return 1
+	fi
+	if ! "$TOP/scripts/config.sh" "$v" > "$R/$v.config.log" 2>&1; then
+		echo "result=noconfig" >> "$st"
+		grep -E "^config: .*requested" "$R/$v.config.log" | head -n 3 > "$R/$v.err"
+		return 1
+	fi
+	if ! "$TOP/scripts/build.sh" "$v" > "$R/$v.build.log" 2>&1; then
+		echo "result=nobuild" >> "$st"
+		grep -m1 -E ': error:|Error [0-9]|undefined reference|ERROR:' "$LOGS/build-$v.log" > "$R/$v.err" ||
+			tail -n 3 "$R/$v.build.log" > "$R/$v.err"
+		echo "seconds=$(( $(date +%s) - t0 ))" >> "$st"
+		return 1
+	fi
+	norm "$LOGS/build-$v.log" > "$R/$v.cc"
+	# sparse, then W=1 (which rebuilds them with its flags), on the touched
+	# files this configuration compiles
+	arch_setup "$v"
+	obj=$(obj_of "$v")
+	tree=$(tree_of "$v")
+	objs=
+	for o in $touched_objs; do
+		[ ! -f "$obj/$o" ] || objs="$objs $o"
+	done
+	build_lock "robot $v: sparse, W=1"
+	# shellcheck disable=SC2086 # a list of objects
+	make -C "$tree" O="$obj" -j"$JOBS" CC="$KCC" C=2 $objs > "$R/$v.sparse.log" 2>&1 9>&- || true
+	# shellcheck disable=SC2086
+	make -C "$tree" O="$obj" -j"$JOBS" CC="$KCC" W=1 $objs > "$R/$v.w1.log" 2>&1 9>&- || true
+	build_unlock
+	norm "$R/$v.sparse.log" > "$R/$v.sparse"
+	norm "$R/$v.w1.log" > "$R/$v.w1"
+	echo "result=built" >> "$st"
+	echo "objs=$(echo $objs | wc -w)" >> "$st"
+	echo "seconds=$(( $(date +%s) - t0 ))" >> "$st"
+}
+
+# added KIND VARIANT BASE: the KIND warnings of VARIANT that BASE has not
+added() { comm -13 "$R/$3.$1" "$R/$2.$1" 2>/dev/null; }
+
+# set_ok VARIANT BASE: built, and nothing added over BASE
+set_ok() {
+	grep -q '^result=built' "$R/$1.status" || return 1
+	[ -z "$(added cc "$1" "$2")$(added w1 "$1" "$2")$(added sparse "$1" "$2")" ]
+}
+
+# first_bad CELL LO HI: the first prefix in LO+1..HI that fails (LO passes,
+# HI fails), built in the cell's prefix tree
+first_bad() {
+	local cell=$1 lo=$2 hi=$3 mid
+	while [ $((hi - lo)) -gt 1 ]; do
+		mid=$(( (lo + hi) / 2 ))
+		if build_set "prefix-$mid-robot-$cell" "$cell" >&2 && set_ok "prefix-$mid-robot-$cell" "baseline-robot-$cell"; then
+			lo=$mid
+		else
+			hi=$mid
+		fi
+	done
+	echo "$hi"
+}
+
+nsix=$(series_patches patched | wc -l)
+nall=$(series_patches faulting | wc -l)
+status=0
+for cell in $CELLS; do
+	VARIANT="robot-$cell"
+	stage "robot: cell $cell"
+	cst=$R/cell-$cell.status
+	: > "$cst"
+	for set in $SETS; do
+		v=$set-robot-$cell
+		VARIANT=$v
+		stage "robot: $cell, $set"
+		build_set "$v" "$cell" || true
+		sed 's/^/  /' "$R/$v.status"
+		[ ! -s "$R/$v.err" ] || sed 's/^/  error: /' "$R/$v.err"
+	done
+	base=baseline-robot-$cell
+	if grep -q '^result=noconfig' "$R/$base.status" 2>/dev/null; then
+		echo "cell=noconfig" >> "$cst"
+		continue
+	fi
+	for set in $SETS; do
+		[ "$set" != baseline ] || continue
+		v=$set-robot-$cell
+		if set_ok "$v" "$base"; then
+			echo "$set=ok" >> "$cst"
+			continue
+		fi
+		status=1
+		echo "$set=fail" >> "$cst"
+		for k in cc w1 sparse; do
+			added "$k" "$v" "$base" | sed "s/^/$set.$k: /" >> "$cst"
+		done
+		# the first failing prefix: the six between 0 and 6, the follow-up
+		# between 6 (if the six pass here) and the whole series
+		case $set in
+		patched) lo=0 hi=$nsix ;;
+		*) lo=0 hi=$nall
+		   ! grep -q '^patched=ok' "$cst" || lo=$nsix ;;
+		esac
+		if grep -q '^result=built\|^result=nobuild' "$R/$v.status" && grep -q '^result=built' "$R/$base.status"; then
+			VARIANT=prefix-robot-$cell
+			bad=$(first_bad "$cell" "$lo" "$hi")
+			echo "$set.first_bad=$bad $(series_patches faulting | sed -n "${bad}p")" >> "$cst"
+		fi
+	done
+done
+
+# Every prefix of the series, built incrementally in the cell's prefix tree.
+for cell in $PREFIX_CELLS; do
+	pst=$R/prefixes-$cell.status
+	: > "$pst"
+	t0=$(date +%s)
+	for n in $(seq 1 "$nall"); do
+		v=prefix-$n-robot-$cell
+		VARIANT=$v
+		stage "robot: cell $cell, prefix $n of $nall"
+		if build_set "$v" "$cell" && set_ok "$v" "baseline-robot-$cell"; then
+			echo "$n=ok $(sed -n 's/^seconds=//p' "$R/$v.status")" >> "$pst"
+		else
+			status=1
+			echo "$n=fail $(tr '\n' ' ' < "$R/$v.err" 2>/dev/null)" >> "$pst"
+		fi
+	done
+	echo "total_s=$(( $(date +%s) - t0 ))" >> "$pst"
+done
+
+# kernel-doc -none -v on every file the series touches (6.1's kernel-doc
+# has no -Wall, added in 6.2; -v is its extra warnings): the pristine
+# tree against the whole series (the faulting tree of the first cell that
+# has one)
+VARIANT=robot
+stage "robot: kernel-doc -none -v on the touched files"
+kfiles=$(for p in $(series_patches faulting); do
+	sed -n 's|^+++ b/\(.*\.[ch]\)$|\1|p' "$TOP/patches/$p"; done | sort -u)
+kdoc() {	# kdoc TREE: the warnings, without line numbers
+	local f
+	for f in $kfiles; do
+		[ ! -f "$1/$f" ] || (cd "$1" && perl scripts/kernel-doc -none -v "$f" 2>&1)
+	done | grep -E "warning|error|Use of" | sed -E 's|:[0-9]+:|:|; s|line [0-9]+|line N|g' | sort -u
+}
+rm -f "$R/kdoc.baseline" "$R/kdoc.faulting"
+for cell in $CELLS; do
+	ft=$(tree_of "faulting-robot-$cell")
+	if [ -f "$ft/.variant-stamp" ]; then
+		kdoc "$PRISTINE" > "$R/kdoc.baseline"
+		kdoc "$ft" > "$R/kdoc.faulting"
+		break
+	fi
+done
+if [ -f "$R/kdoc.faulting" ]; then
+	new=$(comm -13 "$R/kdoc.baseline" "$R/kdoc.faulting")
+	echo "kernel-doc: $(echo $kfiles | wc -w) files, baseline $(wc -l < "$R/kdoc.baseline"), series $(wc -l < "$R/kdoc.faulting") warnings"
+	[ -z "$new" ] || { printf '%s\n' "$new" | sed 's/^/  kernel-doc added: /'; status=1; }
+else
+	echo "kernel-doc: no faulting tree in any cell: not run"
+fi
+
+echo "total_s=$(( $(date +%s) - t_start ))" > "$R/total.status"
+# shellcheck disable=SC2086 # lists of names
+python3 "$TOP/scripts/robot-report.py" "$R" --cells $CELLS --sets $SETS --prefix-cells $PREFIX_CELLS || status=1
+[ "$status" = 0 ] || echo "robot: FAILED" >&2
+exit "$status"
