@@ -9,7 +9,8 @@
 # (scripts/sysroot.sh), booted by qemu-system-aarch64 -M virt -cpu max
 # under TCG (no static calls there: the generic fallback of the may-sleep
 # tracepoints, maysleep.transitions_mixed.call_path).  The same checks and
-# KTAP report as make check; recorded in build/results/arm64.json,
+# KTAP report as make check; recorded in build/results/arm64.json
+# (arm64-cfi.json for kCFI kernels alone),
 # docs/measurements.md and README.md.
 # ARM64_VARIANTS=faulting-arm64-cfi: the same kernel built with clang-16 and
 # kCFI (CONFIG_CFI_CLANG), booted with the same checks.
@@ -21,9 +22,13 @@ export TIMEOUT=${ARM64_TIMEOUT:-3000} CHECK_TIMEOUT=${ARM64_CHECK_TIMEOUT:-1200}
 for v in $VARIANTS; do
 	[ "$(arch_of "$v")" = arm64 ] || die "check-arm64: $v is not an arm64 variant (VARIANT-arm64)"
 done
-case " $VARIANTS " in
-*-cfi" "*) lists="packages-arm64.txt packages-cfi.txt" ;;
-*) lists=packages-arm64.txt ;;
-esac
+# kCFI kernels alone are recorded as arm64-cfi (their own table), any
+# other set as arm64
+target=arm64-cfi
+lists="packages-arm64.txt packages-cfi.txt"
+for v in $VARIANTS; do
+	case $v in *-cfi) ;; *) target=arm64 ;; esac
+done
+case " $VARIANTS " in *-cfi" "*) ;; *) lists=packages-arm64.txt ;; esac
 # shellcheck disable=SC2086 # a list of variant names
-RESULTS_TARGET=arm64 DEPS_LISTS=$lists exec "$TOP/scripts/check.sh" $VARIANTS
+RESULTS_TARGET=$target DEPS_LISTS=$lists exec "$TOP/scripts/check.sh" $VARIANTS

@@ -47,7 +47,7 @@ import ktap  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FORMAT = 1
-TARGETS = ('check', 'bench', 'stress', 'bisect', 'preempt', 'arm64', 'stress-arm64')
+TARGETS = ('check', 'bench', 'stress', 'bisect', 'preempt', 'arm64', 'arm64-cfi', 'stress-arm64')
 DEFAULT_CHECK = ['baseline', 'patched', 'faulting']      # Makefile VARIANTS
 DEFAULT_STRESS = ['baseline-stress', 'patched-stress', 'faulting-stress']
 # The environment that shapes a run, in the order it is written before the
@@ -1048,7 +1048,7 @@ def latest_rows(target, d):
             fig += '; failed: ' + ', '.join(bad)
         what = '`make check-preempt` (Debian model)'
         rows.append((what, [what, fig, when(d['start'], d['end'], d['git']), cmd_cell(d)]))
-    elif target == 'arm64':
+    elif target in ('arm64', 'arm64-cfi'):
         vs = d['variants']
         fig = (f"{d['total']['passed']} passed, {d['total']['failed']} failed, {d['total']['skipped']} skipped: "
                + ', '.join(f"{v} {d['kernels'][v]['passed']}/{d['kernels'][v]['failed']}/{d['kernels'][v]['skipped']}"
@@ -1147,6 +1147,7 @@ SECTIONS = {
     'bisect': [('bisect', bisect_section)],
     'preempt': [('preempt', check_section)],
     'arm64': [('arm64', check_section)],
+    'arm64-cfi': [('arm64-cfi', check_section)],
 }
 
 
@@ -1269,6 +1270,7 @@ def main():
               ('record', 'stress-arm64'): lambda a, p: record_stress(a, p, 'stress-arm64'),
               ('record', 'preempt'): lambda a, p: record_check(a, p, 'preempt'),
               ('record', 'arm64'): lambda a, p: record_check(a, p, 'arm64'),
+              ('record', 'arm64-cfi'): lambda a, p: record_check(a, p, 'arm64-cfi'),
               ('import', 'check'): import_check, ('import', 'bisect'): import_bisect}[(args.cmd, args.target)]
         if args.cmd == 'record' and args.target == 'check' and not args.variants:
             args.variants = ['baseline', 'patched']     # check.sh's default
