@@ -17,7 +17,7 @@
 #  uffd    a sleepable probe blocked on a userfaultfd page (tpst_uffd
 #          resolve, kill, usermode, signal, ordinary); SKIP without may-sleep
 #          sys_enter.  resolve.lock_free.*: operations that must neither
-#          wait for the blocked probe nor take longer than 100 ms meanwhile
+#          wait for the blocked probe nor take longer than 250 ms meanwhile
 #          (a 2->1 unregistration on sys_enter, closing a perf tracepoint
 #          event, a first probe on another tracepoint, enabling and
 #          disabling an ftrace event, insmod and rmmod of tpsleep_events.ko,
