@@ -47,7 +47,7 @@ import ktap  # noqa: E402
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FORMAT = 1
-TARGETS = ('check', 'bench', 'stress', 'bisect', 'preempt', 'arm64', 'arm64-cfi', 'stress-arm64')
+TARGETS = ('check', 'bench', 'stress', 'bisect', 'preempt', 'arm64', 'arm64-cfi', 'stress-arm64', 'robot')
 DEFAULT_CHECK = ['baseline', 'patched', 'faulting']      # Makefile VARIANTS
 DEFAULT_STRESS = ['baseline-stress', 'patched-stress', 'faulting-stress']
 # The environment that shapes a run, in the order it is written before the
@@ -635,6 +635,16 @@ def record_stress(args, paths, target='stress'):
     return out
 
 
+def record_robot(args, paths):
+    """robot.json: robot-report.py's figures (build/results/robot-figures.json)
+    with the run's date, commit and command."""
+    meta, _, _ = run_meta(paths, 'robot', args.pid, args.status)
+    fig = load_json(os.path.join(paths.results, 'robot-figures.json'))
+    out = dict(meta, **fig)
+    write_json(paths.result('robot'), out)
+    return out
+
+
 # ---------------------------------------------------------------- markdown
 
 def cells(line):
@@ -985,6 +995,23 @@ def bench_copy_section(d):
             Table(head, out, merge=False)]
 
 
+def robot_section(d):
+    """The cells of a make robot run, one row each, merged with the rows of
+    earlier runs (a cell measured again is replaced)."""
+    when, commit = span(d['start'], d['end']), commit_text(d['git'])
+    sets = d.get('sets') or []
+    rows = []
+    for cell, c in d.get('cells', {}).items():
+        rows.append((cell, [cell] + [c.get('text', {}).get(s, '-') for s in ('baseline', 'patched', 'faulting')]
+                     + [c.get('first_bad', '-'), f'{when} ({commit})']))
+    t = Table(['cell', 'baseline', 'patched', 'faulting', 'first failing prefix', 'run'], rows)
+    items = [f"Run of {when} ({commit}), {duration(d.get('total_s') and int(d['total_s']))}: "
+             f"`{d.get('command')}` (sets: {', '.join(sets)}).", '', t]
+    if d.get('notes'):
+        items += [''] + [f'- {n}' for n in d['notes']]
+    return items
+
+
 def stress_section(d):
     when, commit = span(d['start'], d['end']), commit_text(d['git'])
     rows = []
@@ -1075,6 +1102,15 @@ def latest_rows(target, d):
         if d.get('walk_seconds'):
             fig += f", {duration(d['walk_seconds'])}"
         rows.append(('bisect', ['bisect', fig, when(d['start'], d['end'], d['git']), cmd_cell(d)]))
+    elif target == 'robot':
+        cells = d.get('cells', {})
+        ok = [c for c, x in cells.items() if x.get('ok')]
+        what = '`make robot`' + ('' if len(cells) >= 12 else ', ' + ' '.join(cells))
+        fig = f"{len(ok)} of {len(cells)} cells pass ({', '.join(d.get('sets') or [])})"
+        bad = [c for c in cells if c not in ok]
+        if bad:
+            fig += '; not: ' + ', '.join(bad)
+        rows.append((what, [what, fig, when(d['start'], d['end'], d['git']), cmd_cell(d)]))
     elif target in ('stress', 'stress-arm64'):
         vs = d['variants']
         what = 'stress, three kernels' if vs == DEFAULT_STRESS else 'stress, ' + ' + '.join(vs)
@@ -1144,6 +1180,7 @@ SECTIONS = {
               ('bench-wall', lambda d: bench_mode_section(d, 'wall'))],
     'stress': [('stress', stress_section)],
     'stress-arm64': [('stress-arm64', stress_section)],
+    'robot': [('robot', robot_section)],
     'bisect': [('bisect', bisect_section)],
     'preempt': [('preempt', check_section)],
     'arm64': [('arm64', check_section)],
@@ -1266,7 +1303,7 @@ def main():
         return 0
     if args.cmd in ('record', 'import'):
         fn = {('record', 'check'): record_check, ('record', 'bisect'): record_bisect,
-              ('record', 'bench'): record_bench, ('record', 'stress'): record_stress,
+              ('record', 'bench'): record_bench, ('record', 'stress'): record_stress, ('record', 'robot'): record_robot,
               ('record', 'stress-arm64'): lambda a, p: record_stress(a, p, 'stress-arm64'),
               ('record', 'preempt'): lambda a, p: record_check(a, p, 'preempt'),
               ('record', 'arm64'): lambda a, p: record_check(a, p, 'arm64'),

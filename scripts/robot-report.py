@@ -6,7 +6,8 @@ reads DIR/SET-robot-CELL.{status,err,cc,w1,sparse}, DIR/cell-CELL.status,
 DIR/prefixes-CELL.status and DIR/total.status, prints one table (a row per
 cell: each set built or not, the warnings it adds over baseline of the
 cell, seconds; the first failing prefix), writes it with every added
-warning to DIR/../robot.md and the figures to DIR/../robot.json.  Exit
+warning to DIR/../robot.md and the figures to DIR/../robot-figures.json
+(scripts/results.py makes robot.json of them).  Exit
 status 1 when a cell fails (a set does not apply or build, or adds a
 warning), or a prefix of the walk fails.
 """
@@ -49,7 +50,7 @@ def main():
         base = f'baseline-robot-{cell}'
         cst = kv(os.path.join(d, f'cell-{cell}.status'))
         row = [cell]
-        cobj = {'sets': {}}
+        cobj = {'sets': {}, 'text': {}, 'ok': True}
         for s in a.sets:
             v = f'{s}-robot-{cell}'
             st = kv(os.path.join(d, f'{v}.status'))
@@ -77,7 +78,9 @@ def main():
                 cellt = f'FAILED ({res}): {err}'
             if res not in ('built', 'noconfig') or any(add.values()):
                 bad = True
+                cobj['ok'] = False
             row.append(cellt)
+            cobj['text'][s] = cellt
             cobj['sets'][s] = {'result': res, 'seconds': sec, 'error': err,
                                'added': {k: len(x) for k, x in add.items()}}
         fb = '; '.join(f"{s}: {cst[s + '.first_bad']}" for s in a.sets if s + '.first_bad' in cst) or '-'
@@ -107,6 +110,8 @@ def main():
     out['kernel_doc'] = {'baseline': len(kb), 'faulting': len(kf), 'added': len(kadd)}
     total = kv(os.path.join(d, 'total.status')).get('total_s')
     out['total_s'] = total
+    out['sets'] = a.sets
+    out['notes'] = ptab
     out['end'] = time.strftime('%Y-%m-%d %H:%M', time.gmtime())
     out['ok'] = not bad
     text = ['# make robot', '', f"Ended {out['end']} UTC, {total} s in all.", ''] + table
@@ -117,7 +122,7 @@ def main():
     res_dir = os.path.dirname(os.path.abspath(d))
     with open(os.path.join(res_dir, 'robot.md'), 'w', encoding='utf-8') as f:
         f.write('\n'.join(text) + '\n')
-    with open(os.path.join(res_dir, 'robot.json'), 'w', encoding='utf-8') as f:
+    with open(os.path.join(res_dir, 'robot-figures.json'), 'w', encoding='utf-8') as f:
         json.dump(out, f, indent=1)
     print('\n'.join(table + ([''] + ptab if ptab else []) + ([''] + detail[:40] if detail else [])))
     print(f"robot: {'every cell passes' if not bad else 'FAILED'} ({os.path.join(res_dir, 'robot.md')})")

@@ -13,7 +13,8 @@
 # as the kernel test robot does: the first patch whose prefix fails.
 # Then every prefix of the series is built, incrementally in one tree, in
 # the cells of ROBOT_PREFIX_CELLS.
-# build/results/robot.md (a row per cell) and robot.json; one build at a
+# build/results/robot.md (a row per cell) and robot.json, the generated
+# table of docs/measurements.md and README's row; one build at a
 # time (build_lock), one tree and object directory per cell and set,
 # ccache shared.
 #   ROBOT_CELLS         default: x86_64 nosmp preempt-none debian nobpf
@@ -30,6 +31,7 @@ RESULTS_TARGET=robot
 R=$RESULTS/robot
 t_start=$(date +%s)
 mkdir -p "$R" "$LOGS"
+results start
 "$TOP/scripts/deps.sh" packages-robot.txt
 
 # cell_fragments CELL: the cell's fragment (none for x86_64 and arm64:
@@ -231,5 +233,6 @@ fi
 echo "total_s=$(( $(date +%s) - t_start ))" > "$R/total.status"
 # shellcheck disable=SC2086 # lists of names
 python3 "$TOP/scripts/robot-report.py" "$R" --cells $CELLS --sets $SETS --prefix-cells $PREFIX_CELLS || status=1
+results record --status "$status"
 [ "$status" = 0 ] || echo "robot: FAILED" >&2
 exit "$status"
