@@ -112,9 +112,9 @@ def main():
     out['total_s'] = total
     out['sets'] = a.sets
     out['notes'] = ptab
-    out['end'] = time.strftime('%Y-%m-%d %H:%M', time.gmtime())
+    out['reported'] = time.strftime('%Y-%m-%d %H:%M', time.gmtime())
     out['ok'] = not bad
-    text = ['# make robot', '', f"Ended {out['end']} UTC, {total} s in all.", ''] + table
+    text = ['# make robot', '', f"Reported {out['reported']} UTC, {total} s in all.", ''] + table
     if ptab:
         text += ['', 'Every prefix of the series; kernel-doc:', ''] + ptab
     if detail:
