@@ -25,10 +25,12 @@ done
 # kCFI kernels alone are recorded as arm64-cfi (their own table), any
 # other set as arm64
 target=arm64-cfi
-lists="packages-arm64.txt packages-cfi.txt"
+lists=packages-arm64.txt
 for v in $VARIANTS; do
-	case $v in *-cfi) ;; *) target=arm64 ;; esac
+	case $v in
+	*-cfi) lists="packages-arm64.txt packages-cfi.txt" ;;
+	*) target=arm64 ;;
+	esac
 done
-case " $VARIANTS " in *-cfi" "*) ;; *) lists=packages-arm64.txt ;; esac
 # shellcheck disable=SC2086 # a list of variant names
 RESULTS_TARGET=$target DEPS_LISTS=$lists exec "$TOP/scripts/check.sh" $VARIANTS

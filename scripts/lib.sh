@@ -143,6 +143,23 @@ series_patches() {
 	esac
 }
 
+# series_files REGEX: the files the whole series touches whose names match
+# REGEX (an extended regular expression, e.g. '\.[ch]$'), one a line
+series_files() {
+	local p
+	for p in $(series_patches faulting); do
+		sed -n 's|^+++ b/||p' "$TOP/patches/$p"
+	done | grep -E "$1" | sort -u
+}
+
+# touched_objs: the objects of the .c files the series touches, and of the
+# files that include its changed headers the most (trace events, BPF,
+# perf): what make sparse and make robot check
+touched_objs() {
+	series_files '\.c$' | sed 's|\.c$|.o|'
+	printf '%s\n' kernel/sched/core.o kernel/entry/common.o kernel/trace/trace_event_perf.o
+}
+
 # The follow-up patches alone, in order.
 followup_patches() {
 	series_patches faulting | tail -n +$(( $(series_patches patched | wc -l) + 1 ))

@@ -46,11 +46,7 @@ cell_fragments() {
 	esac
 }
 
-# The .o of every .c file the series touches (and of the files that
-# include its changed headers the most), for sparse and W=1.
-touched_objs=$(for p in $(series_patches faulting); do
-	sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' "$TOP/patches/$p"; done | sort -u)
-touched_objs="$touched_objs kernel/sched/core.o kernel/entry/common.o kernel/trace/trace_event_perf.o"
+touched=$(touched_objs)
 
 # norm FILE...: warning lines of build logs, without the tree's path,
 # line and column numbers, one each
@@ -92,7 +88,7 @@ build_set() {
 	obj=$(obj_of "$v")
 	tree=$(tree_of "$v")
 	objs=
-	for o in $touched_objs; do
+	for o in $touched; do
 		[ ! -f "$obj/$o" ] || objs="$objs $o"
 	done
 	build_lock "robot $v: sparse, W=1"
@@ -205,8 +201,7 @@ done
 # has one)
 VARIANT=robot
 stage "robot: kernel-doc -none -v on the touched files"
-kfiles=$(for p in $(series_patches faulting); do
-	sed -n 's|^+++ b/\(.*\.[ch]\)$|\1|p' "$TOP/patches/$p"; done | sort -u)
+kfiles=$(series_files '\.[ch]$')
 kdoc() {	# kdoc TREE: the warnings, without line numbers
 	local f
 	for f in $kfiles; do

@@ -4,10 +4,7 @@
 # and the baseline has not (compared after dropping line numbers).
 . "$(dirname "$0")/lib.sh"
 command -v sparse >/dev/null || die "sparse not installed (make deps)"
-objs=$(for p in $(series_patches faulting); do
-	sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' "$TOP/patches/$p"; done | sort -u)
-# Files that include the changed headers the most: trace events, BPF, perf.
-objs="$objs kernel/sched/core.o kernel/entry/common.o kernel/trace/trace_event_perf.o"
+objs=$(touched_objs | tr '\n' ' ')
 mkdir -p "$RESULTS"
 for v in baseline patched; do
 	obj=$(obj_of "$v")
