@@ -26,6 +26,7 @@ SCENARIOS = [
     ('uffd.usermode', 'stress.uffd.usermode.', 'UFFD_USER_MODE_ONLY'),
     ('uffd.signal', 'stress.uffd.signal.', 'non-fatal signal, fault in a probe'),
     ('uffd.signal_noprobe', 'stress.uffd.signal_noprobe.', 'non-fatal signal, fault in openat()'),
+    ('fuse_stall', 'stress.fuse_stall.', 'probe blocked on a FUSE page that never comes'),
     ('bpflife', 'stress.bpflife.', 'BPF program closed under a parked caller'),
     ('ustrings', 'stress.ustrings.', 'syscall user strings, workers re-pinned, knob changing'),
     ('transitions', 'stress.transitions.', 'a sleeping and a normal probe on sys_enter, every order'),
@@ -111,7 +112,7 @@ def main(argv):
         for v in variants:
             cell = scen_cell(v, prefix)
             base = key.split('.')[0]
-            dur = duration(v, base) if base in ('badptr', 'priv', 'bpflife', 'ustrings', 'transitions', 'storm') or key == 'uffd.resolve' else ''
+            dur = duration(v, base) if base in ('badptr', 'priv', 'fuse_stall', 'bpflife', 'ustrings', 'transitions', 'storm') or key == 'uffd.resolve' else ''
             if key == 'uffd.resolve':
                 dur = duration(v, 'uffd')
             cells.append(cell + (f' ({dur})' if dur else ''))
@@ -217,7 +218,7 @@ def main(argv):
         md.append(f'### {v}')
         md.append('')
         for d in data[v][1]:
-            if re.match(r'(uffd|storm|scenario|badptr: |stress:)', d):
+            if re.match(r'(uffd|fuse_stall|storm|scenario|badptr: |stress:)', d):
                 md.append(f'    {d}')
         md.append('')
     md.append('## Every check')

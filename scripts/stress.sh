@@ -4,8 +4,9 @@
 # follow-up patch sets, plus config-fragments/stress/kasan.config: generic
 # KASAN, preemption and RCU stall debugging): tree, config, build,
 # initramfs, a boot with tpsleep.mode=stress (tests/stress/run.sh: bad
-# pointers, privilege, a probe blocked on userfaultfd, syscall user strings
-# under migration, attach/detach storm) and the console
+# pointers, privilege, a probe blocked on userfaultfd, one blocked for good
+# on a FUSE page, syscall user strings under migration, attach/detach
+# storm) and the console
 # splat check.  Then a harness case that must fail: patched-stress booted
 # with tpsleep.stress=hang, a sleepable probe that never returns, must be
 # killed at HANG_TIMEOUT and reported, its console log kept.  Then the

@@ -32,6 +32,10 @@
  *	tracepoint of this module without other probes (a 0->1->0
  *	transition on an unrelated tracepoint), fire it in between; report
  *	the times.
+ *   plain_sync
+ *	plain_reg, then tracepoint_synchronize_unregister(), timed
+ *	(sync_ret_ns): it waits for no probe that sleeps and is still
+ *	connected, only for the callers of one that was removed.
  *   prio_reg
  *	Register P, a sleepable probe on sys_enter that only counts its
  *	calls, with TRACEPOINT_DEFAULT_PRIO + 1: it comes before F (and any
@@ -510,9 +514,9 @@ static void tpss_plain_probe(void *data, unsigned long val)
 	atomic_long_inc(&tpss_plain_hits);
 }
 
-static void tpss_cmd_plain_reg(struct tpss_file *tf)
+static void tpss_cmd_plain_reg(struct tpss_file *tf, bool sync)
 {
-	s64 start, reg_ns, end;
+	s64 start, reg_ns, end, sync_ns = 0;
 	int reg, unreg = 0;
 
 	mutex_lock(&tpss_plain_mutex);
@@ -526,15 +530,22 @@ static void tpss_cmd_plain_reg(struct tpss_file *tf)
 	}
 	end = ktime_get_ns();
 	/*
-	 * No tracepoint_synchronize_unregister() here: it would wait for the
-	 * blocked probe too.  The probe is code of this module, and
-	 * module_exit synchronizes.
+	 * plain_reg: no tracepoint_synchronize_unregister() here, it would
+	 * wait for a blocked probe that was unregistered (tpst_uffd resolve
+	 * unregisters F first).  The probe is code of this module, and
+	 * module_exit synchronizes.  plain_sync: it is called, and must not
+	 * wait for a sleeping probe that is still connected (tpst_fuse).
 	 */
+	if (sync) {
+		tracepoint_synchronize_unregister();
+		sync_ns = ktime_get_ns();
+	}
 	mutex_unlock(&tpss_plain_mutex);
-	tpss_out(tf, "plain_reg reg=%d unreg=%d hits=%ld", reg, unreg,
+	tpss_out(tf, "%s reg=%d unreg=%d hits=%ld",
+		 sync ? "plain_sync" : "plain_reg", reg, unreg,
 		 atomic_long_read(&tpss_plain_hits));
-	tpss_out(tf, " start_ns=%lld reg_ret_ns=%lld end_ns=%lld\n", start,
-		 reg_ns, end);
+	tpss_out(tf, " start_ns=%lld reg_ret_ns=%lld end_ns=%lld sync_ret_ns=%lld\n",
+		 start, reg_ns, end, sync_ns);
 }
 
 /* ---- prio: a second sleepable probe on sys_enter, first in the array ---- */
@@ -841,7 +852,9 @@ static int tpss_run(struct tpss_file *tf, char *cmd)
 	} else if (!strcmp(cmd, "ord_report")) {
 		tpss_cmd_ord_report(tf);
 	} else if (!strcmp(cmd, "plain_reg")) {
-		tpss_cmd_plain_reg(tf);
+		tpss_cmd_plain_reg(tf, false);
+	} else if (!strcmp(cmd, "plain_sync")) {
+		tpss_cmd_plain_reg(tf, true);
 	} else if (!strcmp(cmd, "prio_reg")) {
 		tpss_cmd_prio_reg(tf);
 	} else if (!strcmp(cmd, "prio_unreg")) {

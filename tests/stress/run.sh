@@ -24,6 +24,16 @@
 #          which tpst_uffd loads itself).  signal_noprobe, on every kernel:
 #          the same non-fatal signal to a task whose own system call is
 #          blocked on the page.
+#  fuse_stall  an ftrace probe on sys_enter (instance fs, syscall user
+#          strings on; faultsnoop's sleepable BPF program after it) blocked
+#          for good on the page of a FUSE file whose READ is never answered
+#          (tpst_fuse): meanwhile tracefs filter, trigger and set_event_pid
+#          writes, a perf tracepoint event opened and closed, insmod and
+#          rmmod, BPF hash map element frees, CPU offline and online, and
+#          the rmdir of an unrelated instance and of instance fs itself,
+#          and a module's tracepoint_synchronize_unregister() after an
+#          ordinary probe's removal must each return within 1 s; killing
+#          the FUSE server ends it all.  SKIP without the follow-up (feature ustrings).
 #  bpflife a BPF raw_tp program's link and fd closed while a caller of the
 #          may-sleep tracepoint that loaded it is parked (tpst_bpflife,
 #          tpsleep_class.ko): not freed under it; SKIP before patch 3.
@@ -43,8 +53,8 @@
 #  module_unload  both test modules unload at the end.
 #
 # tpsleep.stress=rcuidle instead runs only a filter rewrite storm on the
-# rcuidle events (see below); tpsleep.stress=badptr|priv|uffd|bpflife|
-# ustrings|transitions|storm
+# rcuidle events (see below); tpsleep.stress=badptr|priv|uffd|fuse_stall|
+# bpflife|ustrings|transitions|storm
 # only that scenario.
 # tpsleep.stress=hang (kernel command line) instead registers a sleepable
 # probe that never returns and calls into it: the guest must hang and be
@@ -141,7 +151,7 @@ for m in tpsleep_test tpsleep_stress; do
 done
 
 # want SCENARIO: tpsleep.stress=all (the default) or =SCENARIO (badptr,
-# priv, uffd, storm: only that one, e.g. for an experiment)
+# priv, uffd, fuse_stall, storm...: only that one, e.g. for an experiment)
 want() {
 	[ "$what" = all ] || [ "$what" = "$1" ]
 }
@@ -312,6 +322,65 @@ if grep -q '^tpsleep_events ' /proc/modules; then
 fi
 st_tracing_clean
 st_time uffd "$t0"
+fi
+
+# --- a probe blocked for good on a FUSE page --------------------------------
+# tpst_fuse: instance fs records openat() with its path (syscall user
+# strings), faultsnoop's sleepable program follows on sys_enter; a child's
+# openat() path is on the page of a FUSE file whose READ tpst_fuse's own
+# server never answers.  While it is blocked, every operation that takes a
+# global tracing lock (or waits for Tasks Trace RCU) must return within 1 s
+# (prompt.*); the kill of the server then unblocks everything (drained).
+# What it leaves on failure is undone here: instances, the mount, the
+# module, cpu1 offline, faultsnoop (which dies with tpst_fuse), and the
+# traceoff trigger's tracing_on (it is instance fs's, gone with it; the
+# top level's is restored anyway).
+if want fuse_stall; then
+t0=$(now)
+echo "tpsleep: === stress fuse_stall at ${t0}s"
+FS="blocked prompt.filter prompt.trigger prompt.event_pid prompt.perf_open
+prompt.insmod prompt.rmmod prompt.bpf_map prompt.cpu_offline prompt.cpu_online
+prompt.rmdir_other prompt.rmdir_blocked prompt.sync_unreg still_blocked
+drained"
+umount -l /tmp/fuse 2>/dev/null
+if ! has_feature ustrings; then
+	# shellcheck disable=SC2086 # word list
+	ktap_skip_all stress.fuse_stall "needs the follow-up patch 'tracing: record the user space strings of syscall enter events' (feature ustrings)" $FS
+elif [ ! -c /dev/fuse ] || ! grep -qw fuse /proc/filesystems || ! mkdir -p /tmp/fuse; then
+	# The stress kernels have CONFIG_FUSE_FS (stress/kasan.config).
+	why="no FUSE: /dev/fuse $([ -c /dev/fuse ] && echo present || echo absent), $(grep -cw fuse /proc/filesystems) fuse line(s) in /proc/filesystems, /tmp/fuse $([ -d /tmp/fuse ] && echo present || echo absent) (config-fragments/stress/kasan.config sets CONFIG_FUSE_FS=y)"
+	for fsn in $FS; do
+		ktap_fail "stress.fuse_stall.$fsn" "$why"
+	done
+else
+	st_tracing_clean
+	# faultsnoop runs where its kfunc is (0019, after the sleepable
+	# tp_btf programs of 0016-0017), as in 80-bpfsleep.sh
+	if has_feature ustrcopy; then
+		snoop="snoop $W/fuse-faultsnoop.out"
+	else
+		snoop=nosnoop
+		ktap_diag "fuse_stall: without faultsnoop (needs feature ustrcopy)"
+	fi
+	# shellcheck disable=SC2086 # snoop: words
+	st_run 300 $W/fuse.out $BIN/tpst_fuse $snoop
+	# shellcheck disable=SC2086 # word list
+	st_checks stress.fuse_stall $W/fuse.out $? $FS
+	grep -c . $W/fuse-faultsnoop.out 2>/dev/null | sed 's/^/  faultsnoop lines: /'
+fi
+umount -l /tmp/fuse 2>/dev/null
+rmdir /tmp/fuse 2>/dev/null
+for inst in fs other; do
+	[ ! -d $T/instances/$inst ] || rmdir $T/instances/$inst || echo "tpsleep: rmdir instances/$inst failed"
+done
+if grep -q '^tpsleep_events ' /proc/modules; then
+	rmmod tpsleep_events || echo "tpsleep: rmmod tpsleep_events failed"
+fi
+if [ -e /sys/devices/system/cpu/cpu1/online ] && [ "$(cat /sys/devices/system/cpu/cpu1/online)" = 0 ]; then
+	echo 1 > /sys/devices/system/cpu/cpu1/online || echo "tpsleep: cpu1 stays offline"
+fi
+st_tracing_clean
+st_time fuse_stall "$t0"
 fi
 
 # --- a BPF program's lifetime under a parked caller -------------------------
