@@ -370,7 +370,7 @@ else
 fi
 umount -l /tmp/fuse 2>/dev/null
 rmdir /tmp/fuse 2>/dev/null
-for inst in fs other; do
+for inst in fs other ref; do
 	[ ! -d $T/instances/$inst ] || rmdir $T/instances/$inst || echo "tpsleep: rmdir instances/$inst failed"
 done
 if grep -q '^tpsleep_events ' /proc/modules; then

@@ -52,6 +52,10 @@
  *   rmdir_other    rmdir of instance other (unrelated to the probe)
  *   rmdir_blocked  rmdir of instance fs, whose probe B is blocked in,
  *                  nothing disabled first
+ *                  (both given RMDIR_REF_TIMES the time the removal of
+ *                  instance ref, set up as fs, took before B blocked, at
+ *                  least STALL_MAX_MS: thousands of event directories go,
+ *                  slowly under KASAN and TCG)
  *   sync_unreg     tpsleep_stress "plain_sync": a module's ordinary probe
  *                  registered and unregistered on its own tracepoint, then
  *                  tracepoint_synchronize_unregister(), which must not wait
@@ -99,6 +103,13 @@
 #define FILE_INO	2
 #define INST_FS		"instances/fs"
 #define INST_OTHER	"instances/other"
+#define INST_REF	"instances/ref"
+/*
+ * An instance's removal is slow under KASAN and TCG (thousands of event
+ * directories): the rmdir operations get RMDIR_REF_TIMES the time the
+ * removal of a like instance took before B blocked, at least STALL_MAX_MS.
+ */
+#define RMDIR_REF_TIMES	3
 #define GETPPID_EV	"events/syscalls/sys_enter_getppid"
 #define FAULTSNOOP	"/usr/sbin/faultsnoop"
 #define EVENTS_MOD	"tpsleep_events"
@@ -804,6 +815,36 @@ static int bpf_calls_ok(void)
 }
 
 /* Fork operation @i; wait until it returned or ran out of its time. */
+/* /proc/PID/stack in one line: whether it shows a probe on sys_enter */
+static int pid_stack(pid_t pid, char *out, size_t size, int *present)
+{
+	char path[64], buf[4096], *line, *save = NULL, *p;
+	size_t n = 0;
+	int probe = 0;
+
+	out[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/stack", pid);
+	*present = 0;
+	if (tpst_read_file(path, buf, sizeof(buf)) < 0) {
+		snprintf(out, size, "%s", access(path, F_OK) ?
+			 "no /proc/PID/stack" : "empty or unreadable");
+		return 0;
+	}
+	*present = 1;	/* it has lines: judged */
+	for (line = strtok_r(buf, "\n", &save); line && n < size;
+	     line = strtok_r(NULL, "\n", &save)) {
+		p = strchr(line, ']');
+		p = p ? p + 1 : line;
+		p += strspn(p, " ");
+		p[strcspn(p, "+ ")] = '\0';
+		if (strstr(p, "ftrace_syscall_enter") ||
+		    strstr(p, "syscall_get_user_strs") || strstr(p, "bpf"))
+			probe = 1;
+		n += snprintf(out + n, size - n, "%s%s", n ? " < " : "", p);
+	}
+	return probe;
+}
+
 static void op_run(int i)
 {
 	struct op *op = &ops[i];
@@ -837,6 +878,13 @@ static void op_run(int i)
 	}
 	op->late = start ? 1 : 2;
 	op->waited_ns = now - (start ? start : op->fork_ns);
+	{
+		char stack[2048];
+		int present;
+
+		pid_stack(op->pid, stack, sizeof(stack), &present);
+		printf("diag fuse_stall %s: waiting in: %s\n", op->name, stack);
+	}
 }
 
 static void op_check(int i)
@@ -1022,12 +1070,18 @@ static void cleanup(void)
 			printf("cleanup: cpu1 stays offline: %s\n", strerror(e));
 		rmdir(TRACEFS "/" INST_OTHER);
 		rmdir(TRACEFS "/" INST_FS);
+		rmdir(TRACEFS "/" INST_REF);
 		syscall(SYS_delete_module, EVENTS_MOD, O_NONBLOCK);
 		_exit(0);
 	}
-	if (!wait_exit_until(pid, &status, tpst_now_ns() + DRAIN_MS * 1000000LL))
-		printf("diag fuse_stall: cleanup (cpu1 online, instances, " EVENTS_MOD ") still waiting after %d ms\n",
-		       DRAIN_MS);
+	if (!wait_exit_until(pid, &status, tpst_now_ns() + DRAIN_MS * 1000000LL)) {
+		char stack[2048];
+		int present;
+
+		pid_stack(pid, stack, sizeof(stack), &present);
+		printf("diag fuse_stall: cleanup (cpu1 online, instances, " EVENTS_MOD ") still waiting after %d ms, in: %s\n",
+		       DRAIN_MS, stack);
+	}
 	if (ko_fd >= 0)
 		close(ko_fd);
 }
@@ -1098,6 +1152,46 @@ static int setup_fuse(char *why, size_t size)
 	return 0;
 }
 
+/*
+ * The bound of the rmdir operations: instance ref, set up as fs is
+ * (openat with strings: ftrace's probe that sleeps), removed while nothing
+ * is blocked, timed.
+ */
+static int rmdir_reference(char *why, size_t size)
+{
+	long long t0, ms;
+	long bound;
+	int e;
+
+	if (mkdir(TRACEFS "/" INST_REF, 0755)) {
+		snprintf(why, size, "mkdir " INST_REF ": %s", strerror(errno));
+		return -1;
+	}
+	if (!access(TRACEFS "/" INST_REF "/syscall_user_buf_size", F_OK))
+		tf_write(INST_REF "/syscall_user_buf_size", 0, "63");
+	e = tf_write(INST_REF "/events/syscalls/sys_enter_openat/enable", 0, "1");
+	if (!e)
+		e = tf_write(INST_REF "/events/sched/sched_process_fork/enable", 0, "1");
+	if (e) {
+		snprintf(why, size, "instance ref: enable: %s", strerror(e));
+		return -1;
+	}
+	t0 = tpst_now_ns();
+	if (rmdir(TRACEFS "/" INST_REF)) {
+		snprintf(why, size, "rmdir " INST_REF ": %s", strerror(errno));
+		return -1;
+	}
+	ms = (tpst_now_ns() - t0) / 1000000;
+	bound = ms * RMDIR_REF_TIMES;
+	if (bound < STALL_MAX_MS)
+		bound = STALL_MAX_MS;
+	ops[OP_RMDIR_OTHER].bound_ms = bound;
+	ops[OP_RMDIR_BLOCKED].bound_ms = bound;
+	printf("diag fuse_stall: the removal of instance ref (nothing blocked) took %lld ms: the rmdir operations get %ld ms\n",
+	       ms, bound);
+	return 0;
+}
+
 /* Instances fs (openat with strings) and other (sched_process_fork). */
 static int setup_tracing(char *why, size_t size)
 {
@@ -1105,6 +1199,9 @@ static int setup_tracing(char *why, size_t size)
 
 	rmdir(TRACEFS "/" INST_FS);	/* left by an earlier run? */
 	rmdir(TRACEFS "/" INST_OTHER);
+	rmdir(TRACEFS "/" INST_REF);
+	if (rmdir_reference(why, size))
+		return -1;
 	if (mkdir(TRACEFS "/" INST_FS, 0755) ||
 	    mkdir(TRACEFS "/" INST_OTHER, 0755)) {
 		snprintf(why, size, "mkdir of an instance: %s", strerror(errno));
@@ -1181,35 +1278,6 @@ static int setup_snoop(const char *out, char *why, size_t size)
 /* ---- the stall ---- */
 
 /* "/proc/B/stack" as "fn < fn < ...", and whether it shows the probe */
-static int b_stack(char *out, size_t size, int *present)
-{
-	char path[64], buf[4096], *line, *save = NULL, *p;
-	size_t n = 0;
-	int probe = 0;
-
-	out[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%d/stack", b_pid);
-	*present = 0;
-	if (tpst_read_file(path, buf, sizeof(buf)) < 0) {
-		snprintf(out, size, "%s", access(path, F_OK) ?
-			 "no /proc/PID/stack" : "empty or unreadable");
-		return 0;
-	}
-	*present = 1;	/* it has lines: judged */
-	for (line = strtok_r(buf, "\n", &save); line && n < size;
-	     line = strtok_r(NULL, "\n", &save)) {
-		p = strchr(line, ']');
-		p = p ? p + 1 : line;
-		p += strspn(p, " ");
-		p[strcspn(p, "+ ")] = '\0';
-		if (strstr(p, "ftrace_syscall_enter") ||
-		    strstr(p, "syscall_get_user_strs") || strstr(p, "bpf"))
-			probe = 1;
-		n += snprintf(out + n, size - n, "%s%s", n ? " < " : "", p);
-	}
-	return probe;
-}
-
 static void check_blocked(int *is_blocked)
 {
 	long long end = b_call_ns + SETUP_MS * 1000000LL;
@@ -1229,7 +1297,7 @@ static void check_blocked(int *is_blocked)
 	if (b_reaped)
 		snprintf(stack, sizeof(stack), "-");
 	else
-		probe = b_stack(stack, sizeof(stack), &present);
+		probe = pid_stack(b_pid, stack, sizeof(stack), &present);
 	printf("diag fuse_stall: READ requests %d (the first at offset %llu, %llu bytes, %+.1f ms from B's call); B %s, wchan %s\n",
 	       reads, sh->read_off, sh->read_size,
 	       reads ? ms_of(sh->first_read_ns - b_call_ns) : 0.0,
