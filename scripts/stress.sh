@@ -19,7 +19,7 @@
 # changes the status of the run).
 #
 #   STRESS_VARIANTS  default "baseline-stress patched-stress faulting-stress"
-#   STRESS_TIMEOUT   guest timeout of a stress boot, s (default 1500;
+#   STRESS_TIMEOUT   guest timeout of a stress boot, s (default 1800;
 #                    an arm64 variant's 3600)
 #   HANG_TIMEOUT     guest timeout of the hang case, s (default 120)
 #   STRESS_APPEND    extra kernel command line, e.g. tpsleep.storm=...
@@ -51,7 +51,7 @@ done
 stress_arch() {	# stress_arch VARIANT: FRAGMENTS and the guest timeout of VARIANT
 	case $(arch_of "$1") in
 	arm64) FRAGMENTS=stress/kasan.config; v_timeout=${STRESS_TIMEOUT:-3600} ;;
-	*) FRAGMENTS="stress/kasan.config stress/x86_64.config"; v_timeout=${STRESS_TIMEOUT:-1500} ;;
+	*) FRAGMENTS="stress/kasan.config stress/x86_64.config"; v_timeout=${STRESS_TIMEOUT:-1800} ;;
 	esac
 	export FRAGMENTS
 }

@@ -472,7 +472,10 @@ else
 		m=1 k=0
 		while [ "$(cut -d. -f1 /proc/uptime)" -lt "$end" ]; do
 			for p in $wpids; do
-				for c in $(pgrep -P "$p") $p; do taskset -p $m "$c" > /dev/null 2>&1; done
+				# the worker and its children (busybox has no pgrep)
+				for c in $(awk -v pp="$p" '$4 == pp { print $1 }' /proc/[0-9]*/stat 2> /dev/null) $p; do
+					taskset -p $m "$c" > /dev/null 2>&1
+				done
 			done
 			m=$((3 - m))
 			k=$((k + 1))
