@@ -30,6 +30,15 @@ static inline void flag_set(int *flag)
 	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
 }
 
+/* Sleep @ms milliseconds, across signals. */
+static inline void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
 static inline int tpss_open(void)
 {
 	return tpst_open_ctl(TPSS_CTL);

@@ -165,14 +165,6 @@ static long long ms_rel(long long ns, long long base)
 	return ns ? (ns - base) / 1000000 : -1;
 }
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 /* Wait until *flag is set, at most until @end (ns); returns the flag. */
 static int wait_until(int *flag, long long end)
 {

@@ -187,14 +187,6 @@ static const char *snoop_out;
 
 /* ---- small helpers ---- */
 
-static void sleep_ms(long ms)
-{
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
 static double ms_of(long long ns)
 {
 	return ns / 1e6;
