@@ -23,18 +23,22 @@
  *	(both must be refused with -EINVAL).
  *   park
  *	A "parker" kthread does what the tracepoint's iterator does, under
- *	rcu_read_lock_trace(): it loads tpsc_a's first probe and its data,
- *	then parks on a completion before calling it.  Returns once it has
- *	loaded them.  Where probes that sleep and probes that do not share a
- *	may-sleep tracepoint (TPST_HAVE_TPMODE), that is the sleep iterator,
- *	which only runs while a probe that sleeps is connected: a sleeping
- *	probe of lower priority is connected to tpsc_a first, and the parker
- *	calls a probe that does not sleep with preemption disabled, as that
- *	iterator does.  tpst_bpflife attaches a BPF raw_tp program to tpsc_a,
- *	parks a caller on it, closes the link and the program's fd, then
- *	releases the caller: the program must not have been freed.
+ *	rcu_read_lock_trace(): it loads tpsc_a's first entry, then parks on
+ *	a completion before calling its probe.  Returns once it has loaded
+ *	it ("sleeps" says whether the probe sleeps).  Where probes that
+ *	sleep and probes that do not share a may-sleep tracepoint
+ *	(TPST_HAVE_TPMODE), that is the sleep iterator, which only runs while
+ *	a probe that sleeps is connected: a sleeping probe of lower priority
+ *	is connected to tpsc_a first.  As that iterator does, the parker then
+ *	calls a sleeping probe with the data of the entry it loaded, and a
+ *	probe that does not sleep only through its entry in the array that
+ *	is current after the release, with preemption disabled, or not at
+ *	all if it was removed meanwhile.  tpst_bpflife attaches a BPF raw_tp
+ *	program to tpsc_a, parks a caller on it, closes the link and the
+ *	program's fd, then releases the caller: the program must not be run
+ *	freed.
  *   release
- *	Release the parker (it calls the probe it loaded) and wait for it.
+ *	Release the parker (it calls the probe, see park) and wait for it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -127,10 +131,25 @@ static void tpsc_park_sleeper(void *data, unsigned long val, const char *tag)
 
 static struct tpsc_park *tpsc_park;
 
+/* Whether the probe the parker loaded sleeps: every probe of the six does */
+static int tpsc_park_sleeps(const struct tpsc_park *pk)
+{
+#ifdef TPST_HAVE_TPMODE
+	return !!(pk->flags & TP_PROBE_SLEEPS);
+#else
+	return 1;
+#endif
+}
+
+typedef void (*tpsc_probe_t)(void *, unsigned long, const char *);
+
 static int tpsc_parker(void *arg)
 {
 	struct tpsc_park *pk = arg;
 	struct tracepoint_func *funcs;
+#ifdef TPST_HAVE_TPMODE
+	struct tracepoint_func *cur;
+#endif
 
 	/* __traceiter_tpsc_a(), with a pause before the call. */
 	rcu_read_lock_trace();
@@ -144,20 +163,30 @@ static int tpsc_parker(void *arg)
 	}
 	complete(&pk->parked);
 	wait_for_completion(&pk->release);
-	if (pk->func) {
+	if (!pk->func)
+		goto out;
 #ifdef TPST_HAVE_TPMODE
-		bool atomic = !(pk->flags & TP_PROBE_SLEEPS);
-#else
-		bool atomic = false;
-#endif
-		if (atomic)
-			preempt_disable_notrace();
-		((void (*)(void *, unsigned long, const char *))pk->func)
-			(pk->data, TPSC_PARK_VAL, "park");
-		if (atomic)
-			preempt_enable_notrace();
-		pk->called = true;
+	/* __traceiter_sleep_tpsc_a(): the current entry of an ordinary probe */
+	if (!(pk->flags & TP_PROBE_SLEEPS)) {
+		preempt_disable_notrace();
+		cur = tracepoint_sleep_iter_probe(&__tracepoint_tpsc_a, funcs);
+		if (cur && !(cur->flags & TP_PROBE_SLEEPS)) {
+			((tpsc_probe_t)READ_ONCE(cur->func))(cur->data,
+							     TPSC_PARK_VAL,
+							     "park");
+			pk->called = true;
+		}
+		preempt_enable_notrace();
+		if (!cur || pk->called)
+			goto out;
+		/* replaced by a probe that sleeps: call that one preemptible */
+		pk->func = READ_ONCE(cur->func);
+		pk->data = cur->data;
 	}
+#endif
+	((tpsc_probe_t)pk->func)(pk->data, TPSC_PARK_VAL, "park");
+	pk->called = true;
+out:
 	rcu_read_unlock_trace();
 	complete(&pk->done);
 	return 0;
@@ -215,7 +244,8 @@ static void tpsc_cmd_park(void)
 	wait_for_completion(&pk->parked);
 	tpsc_park = pk;
 	snprintf(tpsc_result, sizeof(tpsc_result),
-		 "park error=0 loaded=%d func=%ps\n", !!pk->func, pk->func);
+		 "park error=0 loaded=%d sleeps=%d func=%ps\n", !!pk->func,
+		 tpsc_park_sleeps(pk), pk->func);
 }
 
 static void tpsc_cmd_release(void)

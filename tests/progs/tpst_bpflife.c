@@ -6,26 +6,35 @@
  * A raw_tp program that counts its runs in an array map is attached to
  * tpsc_a, a may-sleep tracepoint of the module.  The module's "parker"
  * kthread then does what the tracepoint's iterator does: under
- * rcu_read_lock_trace() it loads the first probe (the BPF probe) and its
- * data (the program), and parks before the call, as a caller preempted
- * or blocked on a page fault there would.  Meanwhile a thread closes the
- * link and the program's fd: the program's last references.  Then the
- * parker is released and calls the probe with the program it loaded.
+ * rcu_read_lock_trace() it loads the first entry (the BPF probe's, with
+ * the program as its data), and parks before the call, as a caller
+ * preempted or blocked on a page fault there would.  Meanwhile a thread
+ * closes the link and the program's fd: the program's last references.
+ * Then the parker is released.  A probe that sleeps (every probe of the
+ * six; the BPF probe of a sleepable program in the follow-up) is called
+ * with the data the parker loaded, so that data must still be whole.  A
+ * probe that does not sleep (the follow-up's probe of this program, from
+ * 0010) is called only through its entry in the current array, with
+ * preemption disabled, as on any tracepoint (0009): once removed, never.
  *
  *   attached         the program ran for each of 3 events
  *   parked           the parker loaded the BPF probe
- *   link_close       with "sync" (the six, patch 3): closing the link did
- *                    not return while the caller was parked
- *                    (bpf_probe_unregister() waits for it); with
- *                    "deferred" (follow-up patch 0013): it returned at
- *                    once, the program is put after the grace periods
+ *   link_close       the parked probe sleeps, with "sync" (the six,
+ *                    patch 3): closing the link did not return while the
+ *                    caller was parked (bpf_probe_unregister() waits for
+ *                    it); with "deferred" (follow-up patch 0013), or when
+ *                    the probe does not sleep: it returned at once
  *   close_returns    it returned (once the caller was released)
- *   ran              the parked call ran the program, still whole: the
- *                    count went from 3 to 4
+ *   ran              a probe that sleeps: the parked call ran the
+ *                    program, still whole (the count went from 3 to 4);
+ *                    one that does not: the call skipped the removed
+ *                    probe (called=0, the count stays 3)
  *
  * Without the wait (or the deferred put), the program is freed after a
  * plain RCU grace period while the caller still holds it, and the
- * released call runs freed memory (KASAN report or oops on the console).
+ * released call runs freed memory (KASAN report or oops on the console);
+ * a parker that called the entry it loaded for a probe that does not
+ * sleep would do the same.
  *
  * Usage: tpst_bpflife [sync|deferred]  (default sync)
  *
@@ -84,7 +93,7 @@ static uint64_t count(int map_fd)
 int main(int argc, char **argv)
 {
 	char res[512], fn[128] = "";
-	int fd, map_fd, i, waited, ok, deferred;
+	int fd, map_fd, i, waited, ok, deferred, sleeps;
 	pthread_t t;
 	uint64_t c;
 
@@ -118,6 +127,9 @@ int main(int argc, char **argv)
 	tpst_str(res, "func", fn, sizeof(fn));
 	ok = tpst_num(res, "loaded", 0) == 1 && strstr(fn, "__bpf_trace_");
 	tpst_check("parked", ok, "want loaded=1 and the BPF probe: %s", res);
+	sleeps = tpst_num(res, "sleeps", 1) == 1;
+	printf("diag the parked BPF probe %s\n",
+	       sleeps ? "sleeps" : "does not sleep");
 	if (!ok) {
 		/* Nothing to release: a parker that loaded nothing calls nothing. */
 		ctl_cmd(fd, "release", res, sizeof(res));
@@ -131,7 +143,7 @@ int main(int argc, char **argv)
 	waited = !__atomic_load_n(&closed, __ATOMIC_ACQUIRE);
 	printf("diag link and prog fds closed while parked: close %s after 500 ms\n",
 	       waited ? "still blocked" : "returned");
-	if (deferred)
+	if (deferred || !sleeps)
 		tpst_check("link_close", !waited,
 			   "closing the link was still blocked after 500 ms while a caller held the program");
 	else
@@ -151,8 +163,9 @@ int main(int argc, char **argv)
 		       close_ns / 1000000);
 	}
 	c = count(map_fd);
-	tpst_check("ran", tpst_num(res, "called", 0) == 1 && c == 4,
-		   "want called=1 and 4 runs, got %llu: %s",
-		   (unsigned long long)c, res);
+	tpst_check("ran", tpst_num(res, "called", -1) == sleeps &&
+		   c == 3 + (uint64_t)sleeps,
+		   "want called=%d and %d runs, got %llu: %s", sleeps,
+		   3 + sleeps, (unsigned long long)c, res);
 	return tpst_failed;
 }

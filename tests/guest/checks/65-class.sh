@@ -22,9 +22,11 @@
 #                          perf stat counts it)
 #  class.bpf_life.*        a raw_tp program on tpsc_a whose link and fd
 #                          are closed while a caller holding it is parked
-#                          is not freed under it (patch 3, tpst_bpflife;
-#                          link_close: closing waits for the caller,
-#                          from 0013 it returns at once)
+#                          is not run freed (patch 3, tpst_bpflife): a
+#                          probe that sleeps is kept for the caller
+#                          (closing waits, from 0013 the put is
+#                          deferred), one that does not (from 0010) is
+#                          skipped once removed, as the iterator does
 #  class.unload            the module unloads
 # Sourced by run-checks.sh after ktap.sh; busybox sh, POSIX only.
 set -u
