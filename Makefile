@@ -5,7 +5,7 @@ VARIANT ?= patched
 VARIANTS ?= baseline patched faulting
 SELFTEST_VARIANT ?= baseline
 
-.PHONY: help deps tree config build initramfs boot run check check-preempt check-arm64 demo clean distclean checkpatch hygiene bisect selftest mail bench hitprofile stress stress-arm64 robot sparse lava lava-run results
+.PHONY: help deps tree config build initramfs boot run check check-preempt check-arm64 demo clean distclean checkpatch hygiene bisect selftest mail bench hitprofile stress stress-arm64 robot kabi sparse lava lava-run results
 
 help:
 	@echo 'Times on this 2-core machine (QEMU TCG), from docs/measurements.md; "not measured" where no figure exists.'
@@ -33,6 +33,7 @@ help:
 	@echo 'make results    rewrite the generated tables of docs/measurements.md and README.md from build/results/*.json (check, bench, stress and bisect each update theirs at their end) (about 1 s)'
 	@echo 'make hygiene    cheap series checks: series vs patches/, format, README.md <= 300 lines, test catalogue vs emitted KTAP names, checkpatch, fuzz-0 apply (2 min 11 s)'
 	@echo 'make robot      the kernel test robot'\''s view: baseline, the six and the series built in each cell (ours, !SMP, PREEMPT_NONE, Debian, !BPF_SYSCALL, !PERF_EVENTS, !MODULES, !FTRACE, !BTF, i386, arm64, riscv64; ROBOT_CELLS, ROBOT_SETS), no warning, W=1 or sparse warning added on the touched files, failing sets build-bisected over the prefixes, every prefix built in ROBOT_PREFIX_CELLS; build/results/robot.md (one cell, two sets: 1724 + 961 s of builds beside other work; the whole matrix, about 33 cold builds, several hours here)'
+	@echo 'make kabi       CONFIG_MODVERSIONS builds of baseline and the series (KABI_SETS), Module.symvers compared: every export whose CRC changed and the types behind it; fails when a tracepoint, bpf_* or perf_* export changes and scripts/kabi-allowlist does not say why; build/results/kabi-faulting.md (not measured)'
 	@echo 'make sparse     sparse on the files the series touches: no new warning versus baseline (not measured)'
 	@echo 'make clean      remove variant trees, objects, logs (keeps pristine tree and ccache) (not measured)'
 	@echo 'make distclean  remove build/ entirely (not measured)'
@@ -80,6 +81,8 @@ stress:
 	scripts/stress.sh
 robot:
 	scripts/robot.sh
+kabi:
+	scripts/kabi.sh
 stress-arm64:
 	STRESS_VARIANTS="$${STRESS_ARM64_VARIANTS:-faulting-stress-arm64}" STRESS_HANG=0 STRESS_RCUIDLE_VARIANTS= scripts/stress.sh
 mail:

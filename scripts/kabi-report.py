@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""kabi-report.py: compare the Module.symvers of two CONFIG_MODVERSIONS
+builds (scripts/kabi.sh) and say why each changed CRC changed.
+
+genksyms writes, with KBUILD_SYMTYPES=1, a .symtypes file beside each
+object: one line per type it expanded ("s#tracepoint struct tracepoint {
+...}") and per export ("tracepoint_probe_register int ... ( s#tracepoint *
+...)"), other types referred to by name.  A type whose line differs
+between the two builds is a changed type; an export's CRC changes when
+its own line or a type it reaches differs.  For each export whose CRC
+changed the report names the changed types it reaches.
+
+Watched exports (those out-of-tree modules such as lttng-modules and
+vendor tracers link against): tracepoint registration and each
+tracepoint's symbols (__tracepoint_*, __traceiter_*, the static call
+key and trampoline), bpf_*, perf_*.  One of them whose CRC changed fails
+the comparison (exit 1) unless the allow-list (SYMBOL-REGEX REASON per
+line) lists it.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import sys
+
+WATCH = [
+    ('tracepoint', re.compile(r'tracepoint|^__traceiter_|^__SC[KT]__tp_func_')),
+    ('bpf', re.compile(r'^_*bpf_')),
+    ('perf', re.compile(r'^perf_')),
+]
+REF = re.compile(r'\b([sutE])#([A-Za-z_0-9]+)')
+
+
+def symvers(obj):
+    out = {}
+    with open(os.path.join(obj, 'Module.symvers')) as f:
+        for line in f:
+            p = line.rstrip('\n').split('\t')
+            if len(p) >= 4:
+                out[p[1]] = (p[0], p[2], p[3])
+    return out
+
+
+def symtypes(obj):
+    """{relative file: {name: definition}} for every .symtypes under obj"""
+    files = {}
+    for path in glob.glob(os.path.join(obj, '**', '*.symtypes'), recursive=True):
+        defs = {}
+        with open(path, errors='replace') as f:
+            for line in f:
+                name, _, rest = line.rstrip('\n').partition(' ')
+                if name:
+                    defs[name] = rest
+        files[os.path.relpath(path, obj)] = defs
+    return files
+
+
+def exporter(files):
+    """{export: file} for the exports defined in the .symtypes files"""
+    out = {}
+    for fn, defs in files.items():
+        for name in defs:
+            if '#' not in name:
+                out.setdefault(name, fn)
+    return out
+
+
+def reach(defs, start):
+    seen, todo = set(), [start]
+    while todo:
+        d = defs.get(todo.pop())
+        if d is None:
+            continue
+        for kind, name in REF.findall(d):
+            t = kind + '#' + name
+            if t not in seen:
+                seen.add(t)
+                todo.append(t)
+    return seen
+
+
+def category(sym):
+    for cat, rx in WATCH:
+        if rx.search(sym):
+            return cat
+    return None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--base', required=True)
+    ap.add_argument('--new', required=True)
+    ap.add_argument('--name', required=True)
+    ap.add_argument('--allow', required=True)
+    ap.add_argument('--out', required=True)
+    ap.add_argument('--seconds', type=int, default=0)
+    a = ap.parse_args()
+
+    allow = []
+    if os.path.exists(a.allow):
+        with open(a.allow) as f:
+            for line in f:
+                line = line.strip()
+                if line and not line.startswith('#'):
+                    rx, _, why = line.partition(' ')
+                    allow.append((re.compile(rx), why.strip()))
+
+    b, n = symvers(a.base), symvers(a.new)
+    bt, nt = symtypes(a.base), symtypes(a.new)
+    bexp, nexp = exporter(bt), exporter(nt)
+    changed = sorted(s for s in b.keys() & n.keys() if b[s][0] != n[s][0])
+    added = sorted(n.keys() - b.keys())
+    removed = sorted(b.keys() - n.keys())
+
+    rows, roots = [], {}
+    for s in changed:
+        fn = nexp.get(s) or bexp.get(s)
+        why = []
+        if fn and fn in bt and fn in nt:
+            bd, nd = bt[fn], nt[fn]
+            if bd.get(s) != nd.get(s):
+                why.append('prototype')
+            for t in sorted(reach(bd, s) | reach(nd, s)):
+                if bd.get(t) != nd.get(t):
+                    why.append(t)
+        elif not fn:
+            why.append('no .symtypes')
+        for t in why:
+            roots.setdefault(t, []).append(s)
+        cat = category(s)
+        ok = next((w for rx, w in allow if rx.fullmatch(s)), None)
+        rows.append({'symbol': s, 'category': cat, 'file': fn,
+                     'types': why, 'allowed': ok})
+
+    watched = [r for r in rows if r['category']]
+    bad = [r for r in watched if r['allowed'] is None]
+    summary = {
+        'set': a.name, 'exports_base': len(b), 'exports_new': len(n),
+        'changed': len(changed), 'added': len(added), 'removed': len(removed),
+        'watched_changed': len(watched), 'not_allowed': len(bad),
+        'by_category': {c: sum(1 for r in watched if r['category'] == c)
+                        for c, _ in WATCH},
+        'seconds': a.seconds,
+    }
+    with open(a.out + '.json', 'w') as f:
+        json.dump({'summary': summary, 'changed': rows, 'added': added,
+                   'removed': removed,
+                   'types': {t: len(v) for t, v in roots.items()}}, f, indent=1)
+
+    md = [f'# make kabi: baseline against {a.name}', '',
+          '| exports (baseline, {0}) | CRC changed | of them watched (tracepoint, bpf, perf) | not allowed | added | removed |'.format(a.name),
+          '|---|---|---|---|---|---|',
+          f"| {len(b)}, {len(n)} | {len(changed)} | {len(watched)} ({', '.join(str(summary['by_category'][c]) for c, _ in WATCH)}) | {len(bad)} | {len(added)} | {len(removed)} |",
+          '', '## Changed types, by the number of exports they change', '',
+          '| type | exports |', '|---|---|']
+    for t, v in sorted(roots.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        md.append(f'| `{t}` | {len(v)} |')
+    md += ['', '## Watched exports whose CRC changed', '',
+           '| export | kind | changed types it reaches | allowed |', '|---|---|---|---|']
+    for r in watched:
+        md.append(f"| `{r['symbol']}` | {r['category']} | {', '.join('`%s`' % t for t in r['types'])} | {r['allowed'] or 'no'} |")
+    md += ['', '## Added exports', '', ', '.join(f'`{s}`' for s in added) or 'none',
+           '', '## Removed exports', '', ', '.join(f'`{s}`' for s in removed) or 'none', '']
+    with open(a.out + '.md', 'w') as f:
+        f.write('\n'.join(md))
+
+    print(f"kabi {a.name}: {len(b)} -> {len(n)} exports; CRC changed {len(changed)}, "
+          f"watched {len(watched)} {summary['by_category']}, not allowed {len(bad)}; "
+          f"added {len(added)}, removed {len(removed)}")
+    for t, v in sorted(roots.items(), key=lambda kv: -len(kv[1]))[:10]:
+        print(f'  {len(v):5d} exports reach changed {t}')
+    for r in bad[:40]:
+        print(f"  NOT ALLOWED: {r['symbol']} ({r['category']}): {', '.join(r['types'])}")
+    if len(bad) > 40:
+        print(f'  ... and {len(bad) - 40} more (see {a.out}.md)')
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
