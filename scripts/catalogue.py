@@ -730,6 +730,21 @@ class Extractor:
                 return g + path[len(full):]
         return path
 
+    def series_new_file(self, path):
+        """The text of PATH where a patch of patches/ creates it (a case
+        the series adds to the kernel's ftracetest), else None."""
+        for pf in sorted(glob.glob(os.path.join(self.top, 'patches', '*.patch'))):
+            lines = open(pf, encoding='utf-8', errors='replace').read().split('\n')
+            for i, ln in enumerate(lines):
+                if ln == f'+++ b/{path}' and i and lines[i - 1] == '--- /dev/null':
+                    out = []
+                    for body in lines[i + 2:]:
+                        if not body.startswith('+'):
+                            break
+                        out.append(body[1:])
+                    return '\n'.join(out) + '\n'
+        return None
+
     def find_ftrace(self):
         """tools/testing/selftests/ftrace of a kernel tree: --kernel-tree,
         build/pristine, build/trees/*, else unpacked from the tarball
@@ -1000,7 +1015,10 @@ class Extractor:
                         try:
                             text = open(os.path.join(ft, c), encoding='utf-8').read()
                         except OSError:
-                            self.errors.append(f'{u.path}: ftracetest case {c} not in {ft}')
+                            text = self.series_new_file('tools/testing/selftests/ftrace/' + c)
+                        if text is None:
+                            self.errors.append(f'{u.path}: ftracetest case {c} neither in {ft} '
+                                               'nor added by a patch of the series')
                             continue
                         if inst.search(text):
                             out.append((f'ftracetest.{os.path.basename(c)}.instance', status, line))

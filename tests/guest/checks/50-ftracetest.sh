@@ -23,6 +23,11 @@ ft_cases() {
 	echo test.d/dynevent/eprobes_syntax_errors.tc
 	echo test.d/dynevent/test_duplicates.tc
 	echo test.d/trigger/inter-event/trigger-synthetic-eprobe.tc
+	# the cases the series adds (0007, 0008), where the tree has them
+	for c in test.d/event/syscall-user-string.tc \
+		 test.d/event/syscall-user-buf-size.tc; do
+		if [ -f $FT/$c ]; then echo $c; fi
+	done
 }
 
 ft_clean() {
