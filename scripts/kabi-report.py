@@ -13,9 +13,10 @@ changed the report names the changed types it reaches.
 Watched exports (those out-of-tree modules such as lttng-modules and
 vendor tracers link against): tracepoint registration and each
 tracepoint's symbols (__tracepoint_*, __traceiter_*, the static call
-key and trampoline), bpf_*, perf_*.  One of them whose CRC changed fails
-the comparison (exit 1) unless the allow-list (SYMBOL-REGEX REASON per
-line) lists it.
+key and trampoline), what a module's TRACE_EVENT()s call (trace_*,
+event_trigger*, tracing_*), bpf_*, perf_*.  One of them whose CRC
+changed, or that is gone, fails the comparison (exit 1) unless the
+allow-list (SYMBOL-REGEX REASON per line) lists it.
 """
 import argparse
 import glob
@@ -26,10 +27,11 @@ import sys
 
 WATCH = [
     ('tracepoint', re.compile(r'tracepoint|^__traceiter_|^__SC[KT]__tp_func_')),
+    ('trace event', re.compile(r'^(__)?trace_|^event_triggers?_|^tracing_')),
     ('bpf', re.compile(r'^_*bpf_')),
     ('perf', re.compile(r'^perf_')),
 ]
-REF = re.compile(r'\b([sutE])#([A-Za-z_0-9]+)')
+REF = re.compile(r'\b([sutEe])#([A-Za-z_0-9]+)')
 
 
 def symvers(obj):
@@ -103,8 +105,10 @@ def main():
             for line in f:
                 line = line.strip()
                 if line and not line.startswith('#'):
-                    rx, _, why = line.partition(' ')
-                    allow.append((re.compile(rx), why.strip()))
+                    parts = line.split(None, 1)
+                    if len(parts) < 2:
+                        sys.exit(f'{a.allow}: {line!r}: no reason given')
+                    allow.append((re.compile(parts[0]), parts[1].strip()))
 
     b, n = symvers(a.base), symvers(a.new)
     bt, nt = symtypes(a.base), symtypes(a.new)
@@ -133,6 +137,13 @@ def main():
         rows.append({'symbol': s, 'category': cat, 'file': fn,
                      'types': why, 'allowed': ok})
 
+    # a removed export that modules use fails their load ("Unknown symbol")
+    for s in removed:
+        cat = category(s)
+        if cat:
+            ok = next((w for rx, w in allow if rx.fullmatch(s)), None)
+            rows.append({'symbol': s, 'category': cat, 'file': bexp.get(s),
+                         'types': ['removed'], 'allowed': ok})
     watched = [r for r in rows if r['category']]
     bad = [r for r in watched if r['allowed'] is None]
     summary = {
@@ -149,14 +160,14 @@ def main():
                    'types': {t: len(v) for t, v in roots.items()}}, f, indent=1)
 
     md = [f'# make kabi: baseline against {a.name}', '',
-          '| exports (baseline, {0}) | CRC changed | of them watched (tracepoint, bpf, perf) | not allowed | added | removed |'.format(a.name),
+          '| exports (baseline, {0}) | CRC changed | watched, changed or removed ({1}) | not allowed | added | removed |'.format(a.name, ', '.join(c for c, _ in WATCH)),
           '|---|---|---|---|---|---|',
           f"| {len(b)}, {len(n)} | {len(changed)} | {len(watched)} ({', '.join(str(summary['by_category'][c]) for c, _ in WATCH)}) | {len(bad)} | {len(added)} | {len(removed)} |",
           '', '## Changed types, by the number of exports they change', '',
           '| type | exports |', '|---|---|']
     for t, v in sorted(roots.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         md.append(f'| `{t}` | {len(v)} |')
-    md += ['', '## Watched exports whose CRC changed', '',
+    md += ['', '## Watched exports whose CRC changed, or removed', '',
            '| export | kind | changed types it reaches | allowed |', '|---|---|---|---|']
     for r in watched:
         md.append(f"| `{r['symbol']}` | {r['category']} | {', '.join('`%s`' % t for t in r['types'])} | {r['allowed'] or 'no'} |")

@@ -36,7 +36,10 @@
  * a parker that called the entry it loaded for a probe that does not
  * sleep would do the same.
  *
- * Usage: tpst_bpflife [sync|deferred]  (default sync)
+ * Usage: tpst_bpflife [sync|deferred [sleeps|ordinary]]  (default sync
+ * sleeps): the second word is what the kernel's features say the BPF probe
+ * must be (the six: every probe sleeps; from 0010: ordinary); "parked"
+ * fails when the probe the parker loaded is the other kind.
  *
  * Prints "check NAME ok|fail WHY" lines; exit status 1 if any failed.
  */
@@ -93,11 +96,12 @@ static uint64_t count(int map_fd)
 int main(int argc, char **argv)
 {
 	char res[512], fn[128] = "";
-	int fd, map_fd, i, waited, ok, deferred, sleeps;
+	int fd, map_fd, i, waited, ok, deferred, sleeps, want_sleeps;
 	pthread_t t;
 	uint64_t c;
 
 	deferred = argc > 1 && !strcmp(argv[1], "deferred");
+	want_sleeps = !(argc > 2 && !strcmp(argv[2], "ordinary"));
 
 	fd = open(CTL, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
@@ -126,10 +130,13 @@ int main(int argc, char **argv)
 		tpst_die("park");
 	tpst_str(res, "func", fn, sizeof(fn));
 	ok = tpst_num(res, "loaded", 0) == 1 && strstr(fn, "__bpf_trace_");
-	tpst_check("parked", ok, "want loaded=1 and the BPF probe: %s", res);
 	sleeps = tpst_num(res, "sleeps", 1) == 1;
-	printf("diag the parked BPF probe %s\n",
-	       sleeps ? "sleeps" : "does not sleep");
+	printf("diag the parked BPF probe %s (want: %s)\n",
+	       sleeps ? "sleeps" : "does not sleep",
+	       want_sleeps ? "sleeps" : "does not sleep");
+	tpst_check("parked", ok && sleeps == want_sleeps,
+		   "want loaded=1 and the BPF probe, which %s: %s",
+		   want_sleeps ? "sleeps" : "does not sleep", res);
 	if (!ok) {
 		/* Nothing to release: a parker that loaded nothing calls nothing. */
 		ctl_cmd(fd, "release", res, sizeof(res));

@@ -398,7 +398,9 @@ elif ! insmod /tests/modules/tpsleep_class.ko > $W/insmod-class.out 2>&1; then
 	ktap_fail stress.bpflife.module_load "$(tr '\n' ' ' < $W/insmod-class.out)"
 else
 	if has_feature bpflinkgp; then lmode=deferred; else lmode=sync; fi
-	st_run 120 $W/bpflife.out $BIN/tpst_bpflife $lmode
+	# the BPF probe of a program that is not sleepable: ordinary from 0010
+	if has_feature atomicprobes; then pmode=ordinary; else pmode=sleeps; fi
+	st_run 120 $W/bpflife.out $BIN/tpst_bpflife $lmode $pmode
 	st_checks stress.bpflife $W/bpflife.out $? $LIFE
 	rmmod tpsleep_class || echo "tpsleep: rmmod tpsleep_class failed"
 fi

@@ -170,7 +170,9 @@ if has_feature bpf; then
 	# closing the link waits for the parked caller (the six), or returns
 	# at once and the program is put later (follow-up 0013, bpflinkgp)
 	if has_feature bpflinkgp; then lmode=deferred; else lmode=sync; fi
-	tpst_bpflife $lmode > $W/life.out 2>&1
+	# the BPF probe of a program that is not sleepable: ordinary from 0010
+	if has_feature atomicprobes; then pmode=ordinary; else pmode=sleeps; fi
+	tpst_bpflife $lmode $pmode > $W/life.out 2>&1
 	rc=$?
 	sed 's/^/  /' $W/life.out
 	ktap_check_lines class.bpf_life $W/life.out $rc $LIFE
