@@ -167,7 +167,7 @@ static int tpsc_parker(void *arg)
 		goto out;
 #ifdef TPST_HAVE_TPMODE
 	/* __traceiter_sleep_tpsc_a(): the current entry of an ordinary probe */
-	if (!(pk->flags & TP_PROBE_SLEEPS)) {
+	if (!tpsc_park_sleeps(pk)) {
 		preempt_disable_notrace();
 		cur = tracepoint_sleep_iter_probe(&__tracepoint_tpsc_a, funcs);
 		if (cur && !(cur->flags & TP_PROBE_SLEEPS)) {
