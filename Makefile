@@ -13,7 +13,7 @@ help:
 	@echo 'make tree       unpack linux-source-6.1 once (read-only), derive VARIANT tree, quilt push, fuzz 0 (first unpack 50 s, then ~3 s a variant)'
 	@echo 'make config     tinyconfig + config-fragments/ via merge_config.sh, verify every option (6-12 s)'
 	@echo 'make build      bzImage + modules of VARIANT (ccache, O=build/obj/VARIANT) (cold 6-7 min, 10 under load; warm ccache ~1 min; no-op 7-12 s)'
-	@echo 'make initramfs  pack busybox, perf, bpftrace, trace-cmd, LTTng, tests/, test modules and lttng-modules for VARIANT (4-7 s, plus lttng-modules: 4-6 min cold, 6-7 s for an unchanged kernel)'
+	@echo 'make initramfs  pack busybox, perf (x86_64: built from the variant tree, 2 min cold, 11 s unchanged), bpftrace, trace-cmd, LTTng, tests/, test modules and lttng-modules for VARIANT (4-7 s, plus lttng-modules: 4-6 min cold, 6-7 s for an unchanged kernel)'
 	@echo 'make boot       boot VARIANT in QEMU and run the guest checks (KTAP) (baseline 2.5 min, patched 3 min, faulting 5 min)'
 	@echo 'make run        all of the above for VARIANT, then the KTAP table (not measured alone; its stages add up to ~3.5-6 min warm, ~9-12 min cold)'
 	@echo 'make demo       main job: build the faulting kernel (the six + follow-up), boot it, tell what trace-cmd, bpftrace and faultsnoop show of syscall strings in pages never touched, beside the baseline log if there, and the last bench ratios (not measured alone; its stages for faulting add up to ~6 min warm, ~12 min cold)'

@@ -1,9 +1,10 @@
 #!/bin/bash
 # initramfs.sh VARIANT: pack the guest userspace for a built variant:
-# busybox-static, Debian's perf, bpftrace, trace-cmd and libbpf-tools
-# (opensnoop, execsnoop, syscount) with their libraries, faultsnoop
-# (tools/faultsnoop), our static test programs, the test modules built against the variant, the
-# tree's ftrace selftests.  Reproducible: sorted, zero mtimes, root owner.
+# busybox-static, perf (x86_64: built from the variant's tree), Debian's
+# bpftrace, trace-cmd and libbpf-tools (opensnoop, execsnoop, syscount)
+# with their libraries, faultsnoop (tools/faultsnoop), our static test
+# programs, the test modules built against the variant, the tree's ftrace
+# selftests.  Reproducible: sorted, zero mtimes, root owner.
 . "$(dirname "$0")/lib.sh"
 VARIANT=${1:?usage: initramfs.sh VARIANT}
 arch_setup "$VARIANT"
@@ -80,7 +81,19 @@ copy_with_libs() {
 		[ -e "$root$lib" ] || install -D "$(readlink -f "$sysroot$lib")" "$root$lib"
 	done
 }
-copy_with_libs /usr/bin/perf
+# perf: on x86_64 the variant's own, built from its tree's tools/perf
+# (scripts/perf-tool.sh), as Debian builds linux-perf from the kernel's
+# source package: a series that changes what perf sees carries its perf
+# fix.  On arm64 Debian's arm64 package.  /tests/perf-origin says which
+# (tests/guest/checks/20-perf.sh).
+if [ "$ARCH" = x86_64 ]; then
+	perf=$("$TOP/scripts/perf-tool.sh" "$VARIANT") || die "initramfs: no perf for $VARIANT"
+	copy_with_libs "$perf" /usr/bin/perf
+	echo "tree: tools/perf of $VARIANT" > "$root/tests/perf-origin"
+else
+	copy_with_libs /usr/bin/perf
+	echo "debian: the linux-perf package ($ARCH)" > "$root/tests/perf-origin"
+fi
 copy_with_libs /usr/bin/bpftrace
 copy_with_libs /usr/bin/trace-cmd
 # Debian's libbpf-tools (CO-RE: they need the kernel's BTF).

@@ -7,6 +7,16 @@
 #  perf.record_openat    perf record -e syscalls:sys_enter_openat of tp_open,
 #                        perf script shows exactly its one openat: comm,
 #                        pid, filename pointer, flags
+#  perf.trace_args       perf trace -e openat (trace.show_zeros) of tp_open prints
+#                        its openat with exactly the arguments perf 6.1
+#                        prints on baseline: dfd, filename (the pointer,
+#                        "%#x": its low 32 bits), flags (mode is hidden
+#                        without O_CREAT); none of the event's other fields
+#  perf.trace_event_path perf trace -e syscalls:sys_enter_openat (the event
+#                        itself): the same arguments, filename the path
+#                        tp_open opened (0023 with 0007's strings) or the
+#                        pointer (0022 alone); SKIP with a perf without 0022
+# The guest's perf is the variant's own on x86_64 (/tests/perf-origin).
 # Sourced by run-checks.sh after ktap.sh; busybox sh, POSIX only.
 set -u
 
@@ -98,6 +108,76 @@ else
 	else
 		ktap_pass perf.record_openat
 	fi
+fi
+
+# --- perf trace ---------------------------------------------------------------
+echo "--- perf: $(cat /tests/perf-origin 2>/dev/null || echo 'origin unknown')"
+# perf_has TAG: the guest's perf carries the tool patch TAG: it is built
+# from this kernel's tree (x86_64) and the tree has the patch.  Debian's
+# perf (arm64) has none of them.
+perf_has() {
+	grep -q '^tree:' /tests/perf-origin 2>/dev/null && has_feature "$1"
+}
+# shellcheck disable=SC2086
+# trace.show_zeros: print mode 0 too, and any extra "argument" whatever
+# its value (perf 6.1 has no --show-zeros option)
+printf '[trace]\n\tshow_zeros = yes\n' > $W/perfconfig
+PERF_CONFIG=$W/perfconfig perf trace -e openat -o $W/trace.out -- tp_open $TARGET > $W/ttrace.out 2> $W/ttrace.err
+rc=$?
+echo "--- perf trace -e openat (rc $rc):"
+cat $W/trace.out $W/ttrace.out $W/ttrace.err
+pid=$(sed -n 's/.* pid=\([0-9]*\) .*/\1/p' $W/ttrace.out)
+ptr=$(sed -n 's/.* filename=\([0-9a-f]*\) .*/\1/p' $W/ttrace.out)
+# "0.000 ( 0.010 ms): tp_open/123 openat(dfd: CWD, filename: 0x7ffd..., ...) = 3"
+# -> the argument names, and filename's value
+sed -n "s|.* tp_open/$pid openat(\(.*\)) *= .*|\1|p" $W/trace.out > $W/trace.args
+names=$(awk -F', ' '{ for (i = 1; i <= NF; i++) print $i }' $W/trace.args | sed 's/:.*//' | tr '\n' ' ')
+fval=$(awk -F', ' '{ for (i = 1; i <= NF; i++) print $i }' $W/trace.args | sed -n 's/^filename: //p')
+if has_feature ustrings && ! perf_has perftrace; then
+	ktap_skip perf.trace_args "the guest's perf lacks patch 0022 ($(cat /tests/perf-origin 2>/dev/null)): it takes 0007's fields for arguments"
+elif [ "$rc" != 0 ] || [ -z "$pid" ] || [ -z "$ptr" ]; then
+	ktap_fail perf.trace_args "perf trace failed (rc $rc): $(tail -n 3 $W/ttrace.err | tr '\n' ' ')"
+elif [ "$(wc -l < $W/trace.args)" != 1 ]; then
+	ktap_fail perf.trace_args "want one openat of tp_open/$pid; got $(wc -l < $W/trace.args)"
+elif [ "$names" != "dfd filename flags " ]; then
+	ktap_fail perf.trace_args "openat's arguments printed as '$names', want 'dfd filename flags'"
+elif [ "$fval" != "$(printf '%#x' $((0x$ptr & 0xffffffff)))" ]; then
+	ktap_fail perf.trace_args "filename printed as '$fval', want tp_open's 0x$ptr (its low 32 bits)"
+else
+	ktap_pass perf.trace_args
+fi
+
+# The event itself: its arguments through the same beautifiers, with the
+# path where the kernel records it and perf reads it (0023), else the
+# pointer (0022 alone: no payload taken from the event's own data).
+perf trace -e syscalls:sys_enter_openat -o $W/trace_ev.out -- tp_open $TARGET > $W/ttrace.out 2> $W/ttrace.err
+rc=$?
+echo "--- perf trace -e syscalls:sys_enter_openat (rc $rc):"
+cat $W/trace_ev.out $W/ttrace.out $W/ttrace.err
+pid=$(sed -n 's/.* pid=\([0-9]*\) .*/\1/p' $W/ttrace.out)
+ptr=$(sed -n 's/.* filename=\([0-9a-f]*\) .*/\1/p' $W/ttrace.out)
+sed -n "s|.* tp_open/$pid syscalls:sys_enter_openat(\(.*\))\$|\1|p" $W/trace_ev.out > $W/trace_ev.args
+names=$(awk -F', ' '{ for (i = 1; i <= NF; i++) print $i }' $W/trace_ev.args | sed 's/:.*//' | tr '\n' ' ')
+fval=$(awk -F', ' '{ for (i = 1; i <= NF; i++) print $i }' $W/trace_ev.args | sed -n 's/^filename: //p')
+if perf_has perftracestr && has_feature ustrings; then
+	want="\"$TARGET\""
+elif perf_has perftrace; then
+	want=$(printf '%#x' $((0x${ptr:-0} & 0xffffffff)))
+else
+	want=
+fi
+if [ -z "$want" ]; then
+	ktap_skip perf.trace_event_path "perf without patch 0022 takes the event's own data after the arguments for an augmenter's payload"
+elif [ "$rc" != 0 ] || [ -z "$pid" ] || [ -z "$ptr" ]; then
+	ktap_fail perf.trace_event_path "perf trace failed (rc $rc): $(tail -n 3 $W/ttrace.err | tr '\n' ' ')"
+elif [ "$(wc -l < $W/trace_ev.args)" != 1 ]; then
+	ktap_fail perf.trace_event_path "want one sys_enter_openat of tp_open/$pid; got $(wc -l < $W/trace_ev.args)"
+elif [ "$names" != "dfd filename flags " ]; then
+	ktap_fail perf.trace_event_path "arguments printed as '$names', want 'dfd filename flags'"
+elif [ "$fval" != "$want" ]; then
+	ktap_fail perf.trace_event_path "filename printed as '$fval', want $want"
+else
+	ktap_pass perf.trace_event_path
 fi
 
 pf_clean
