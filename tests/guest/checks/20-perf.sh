@@ -12,10 +12,13 @@
 #                        prints on baseline: dfd, filename (the pointer,
 #                        "%#x": its low 32 bits), flags (mode is hidden
 #                        without O_CREAT); none of the event's other fields
+#  perf.trace_args_renameat2  the same for tp_rename's renameat2 (five
+#                        arguments, two strings: seven fields with 0007)
 #  perf.trace_event_path perf trace -e syscalls:sys_enter_openat (the event
 #                        itself): the same arguments, filename the path
 #                        tp_open opened (0023 with 0007's strings) or the
 #                        pointer (0022 alone); SKIP with a perf without 0022
+#  perf.trace_event_renameat2  the same for sys_enter_renameat2: both paths
 # The guest's perf is the variant's own on x86_64 (/tests/perf-origin).
 # Sourced by run-checks.sh after ktap.sh; busybox sh, POSIX only.
 set -u
@@ -118,66 +121,100 @@ echo "--- perf: $(cat /tests/perf-origin 2>/dev/null || echo 'origin unknown')"
 perf_has() {
 	grep -q '^tree:' /tests/perf-origin 2>/dev/null && has_feature "$1"
 }
-# shellcheck disable=SC2086
-# trace.show_zeros: print mode 0 too, and any extra "argument" whatever
-# its value (perf 6.1 has no --show-zeros option)
+# trace.show_zeros: print zero arguments too, and so any extra "argument"
+# whatever its value (perf 6.1 has no --show-zeros option)
 printf '[trace]\n\tshow_zeros = yes\n' > $W/perfconfig
-PERF_CONFIG=$W/perfconfig perf trace -e openat -o $W/trace.out -- tp_open $TARGET > $W/ttrace.out 2> $W/ttrace.err
-rc=$?
-echo "--- perf trace -e openat (rc $rc):"
-cat $W/trace.out $W/ttrace.out $W/ttrace.err
-pid=$(sed -n 's/.* pid=\([0-9]*\) .*/\1/p' $W/ttrace.out)
-ptr=$(sed -n 's/.* filename=\([0-9a-f]*\) .*/\1/p' $W/ttrace.out)
-# "0.000 ( 0.010 ms): tp_open/123 openat(dfd: CWD, filename: 0x7ffd..., ...) = 3"
-# -> the argument names, and filename's value
-sed -n "s|.* tp_open/$pid openat(\(.*\)) *= .*|\1|p" $W/trace.out > $W/trace.args
-names=$(awk -F', ' '{ for (i = 1; i <= NF; i++) print $i }' $W/trace.args | sed 's/:.*//' | tr '\n' ' ')
-fval=$(awk -F', ' '{ for (i = 1; i <= NF; i++) print $i }' $W/trace.args | sed -n 's/^filename: //p')
+# low32 HEX: how perf 6.1 prints a pointer it has no string for ("%#x")
+low32() { printf '%#x' $((0x${1:-0} & 0xffffffff)); }
+
+# pt_check NAME SELECTOR CALL WANT_NAMES "ARG=WANT..." PROG PROGARGS...:
+# perf trace -e SELECTOR of PROG; PROG's line "PROG: pid=PID ARG=HEX ..."
+# gives the pid and the pointers.  Exactly one line "PROG/PID CALL(...)",
+# its argument names WANT_NAMES, each ARG printed as WANT: "ptr" (the
+# low 32 bits of PROG's pointer ARG) or "path:PATH" (the quoted PATH).
+pt_check() {
+	name=$1 sel=$2 call=$3 want_names=$4 wants=$5 prog=$6
+	shift 5
+	PERF_CONFIG=$W/perfconfig perf trace -e $sel -o $W/pt.out -- "$@" > $W/pt.prog 2> $W/pt.err
+	rc=$?
+	echo "--- perf trace -e $sel (rc $rc):"
+	cat $W/pt.out $W/pt.prog $W/pt.err
+	pid=$(sed -n 's/.* pid=\([0-9]*\) .*/\1/p' $W/pt.prog)
+	for kv in $(sed -n "s/^$prog: pid=[0-9]* //p" $W/pt.prog); do
+		eval "PTR_${kv%%=*}=${kv#*=}"
+	done
+	# "0.000 ( 0.010 ms): tp_open/123 openat(dfd: CWD, ...)   = 3" or
+	# "0.000 tp_open/123 syscalls:sys_enter_openat(dfd: CWD, ...)"
+	sed -n "s|.* $prog/$pid $call(\(.*\))[^)]*\$|\1|p" $W/pt.out > $W/pt.line
+	awk -F', ' '{ for (i = 1; i <= NF; i++) print $i }' $W/pt.line > $W/pt.args
+	names=$(sed 's/:.*//' $W/pt.args | tr '\n' ' ')
+	if [ "$rc" != 0 ] || [ -z "$pid" ]; then
+		ktap_fail $name "perf trace failed (rc $rc): $(tail -n 3 $W/pt.err | tr '\n' ' ')"
+		return
+	fi
+	if [ "$(wc -l < $W/pt.line)" != 1 ]; then
+		ktap_fail $name "want one $call of $prog/$pid; got $(wc -l < $W/pt.line)"
+		return
+	fi
+	if [ "$names" != "$want_names " ]; then
+		ktap_fail $name "$call's arguments printed as '$names', want '$want_names'"
+		return
+	fi
+	for kv in $wants; do
+		arg=${kv%%=*}
+		case ${kv#*=} in
+		ptr) want=$(eval "low32 \${PTR_$arg:-}") ;;
+		path:*) want="\"${kv#*=path:}\"" ;;
+		esac
+		got=$(sed -n "s/^$arg: //p" $W/pt.args)
+		if [ "$got" != "$want" ]; then
+			ktap_fail $name "$arg printed as '$got', want $want"
+			return
+		fi
+	done
+	ktap_pass $name
+}
+
+RENAME_A=$W/rename-a RENAME_B=$W/rename-b
+: > $RENAME_A
+
+# The syscalls (through raw_syscalls:sys_enter): exactly the arguments
+# perf 6.1 prints on baseline; renameat2 has seven fields with 0007.
 if has_feature ustrings && ! perf_has perftrace; then
-	ktap_skip perf.trace_args "the guest's perf lacks patch 0022 ($(cat /tests/perf-origin 2>/dev/null)): it takes 0007's fields for arguments"
-elif [ "$rc" != 0 ] || [ -z "$pid" ] || [ -z "$ptr" ]; then
-	ktap_fail perf.trace_args "perf trace failed (rc $rc): $(tail -n 3 $W/ttrace.err | tr '\n' ' ')"
-elif [ "$(wc -l < $W/trace.args)" != 1 ]; then
-	ktap_fail perf.trace_args "want one openat of tp_open/$pid; got $(wc -l < $W/trace.args)"
-elif [ "$names" != "dfd filename flags " ]; then
-	ktap_fail perf.trace_args "openat's arguments printed as '$names', want 'dfd filename flags'"
-elif [ "$fval" != "$(printf '%#x' $((0x$ptr & 0xffffffff)))" ]; then
-	ktap_fail perf.trace_args "filename printed as '$fval', want tp_open's 0x$ptr (its low 32 bits)"
+	why="the guest's perf lacks patch 0022 ($(cat /tests/perf-origin 2>/dev/null)): it takes 0007's fields for arguments"
+	ktap_skip perf.trace_args "$why"
+	ktap_skip perf.trace_args_renameat2 "$why"
 else
-	ktap_pass perf.trace_args
+	pt_check perf.trace_args openat openat "dfd filename flags" \
+		filename=ptr tp_open $TARGET
+	pt_check perf.trace_args_renameat2 renameat2 renameat2 \
+		"olddfd oldname newdfd newname flags" \
+		'oldname=ptr newname=ptr' \
+		tp_rename $RENAME_A $RENAME_B
 fi
 
-# The event itself: its arguments through the same beautifiers, with the
-# path where the kernel records it and perf reads it (0023), else the
-# pointer (0022 alone: no payload taken from the event's own data).
-perf trace -e syscalls:sys_enter_openat -o $W/trace_ev.out -- tp_open $TARGET > $W/ttrace.out 2> $W/ttrace.err
-rc=$?
-echo "--- perf trace -e syscalls:sys_enter_openat (rc $rc):"
-cat $W/trace_ev.out $W/ttrace.out $W/ttrace.err
-pid=$(sed -n 's/.* pid=\([0-9]*\) .*/\1/p' $W/ttrace.out)
-ptr=$(sed -n 's/.* filename=\([0-9a-f]*\) .*/\1/p' $W/ttrace.out)
-sed -n "s|.* tp_open/$pid syscalls:sys_enter_openat(\(.*\))\$|\1|p" $W/trace_ev.out > $W/trace_ev.args
-names=$(awk -F', ' '{ for (i = 1; i <= NF; i++) print $i }' $W/trace_ev.args | sed 's/:.*//' | tr '\n' ' ')
-fval=$(awk -F', ' '{ for (i = 1; i <= NF; i++) print $i }' $W/trace_ev.args | sed -n 's/^filename: //p')
+# The events themselves: the same arguments through the same beautifiers,
+# the paths where the kernel records them and perf reads them (0023),
+# else the pointers (0022 alone: no payload taken from the event's data).
+mv $RENAME_B $RENAME_A 2> /dev/null
 if perf_has perftracestr && has_feature ustrings; then
-	want="\"$TARGET\""
+	pt_check perf.trace_event_path syscalls:sys_enter_openat syscalls:sys_enter_openat \
+		"dfd filename flags" "filename=path:$TARGET" tp_open $TARGET
+	pt_check perf.trace_event_renameat2 syscalls:sys_enter_renameat2 \
+		syscalls:sys_enter_renameat2 "olddfd oldname newdfd newname flags" \
+		"oldname=path:$RENAME_A newname=path:$RENAME_B" \
+		tp_rename $RENAME_A $RENAME_B
 elif perf_has perftrace; then
-	want=$(printf '%#x' $((0x${ptr:-0} & 0xffffffff)))
+	pt_check perf.trace_event_path syscalls:sys_enter_openat syscalls:sys_enter_openat \
+		"dfd filename flags" 'filename=$(low32 $PTR_filename)' tp_open $TARGET
+	pt_check perf.trace_event_renameat2 syscalls:sys_enter_renameat2 \
+		syscalls:sys_enter_renameat2 "olddfd oldname newdfd newname flags" \
+		'oldname=ptr newname=ptr' \
+		tp_rename $RENAME_A $RENAME_B
 else
-	want=
-fi
-if [ -z "$want" ]; then
-	ktap_skip perf.trace_event_path "perf without patch 0022 takes the event's own data after the arguments for an augmenter's payload"
-elif [ "$rc" != 0 ] || [ -z "$pid" ] || [ -z "$ptr" ]; then
-	ktap_fail perf.trace_event_path "perf trace failed (rc $rc): $(tail -n 3 $W/ttrace.err | tr '\n' ' ')"
-elif [ "$(wc -l < $W/trace_ev.args)" != 1 ]; then
-	ktap_fail perf.trace_event_path "want one sys_enter_openat of tp_open/$pid; got $(wc -l < $W/trace_ev.args)"
-elif [ "$names" != "dfd filename flags " ]; then
-	ktap_fail perf.trace_event_path "arguments printed as '$names', want 'dfd filename flags'"
-elif [ "$fval" != "$want" ]; then
-	ktap_fail perf.trace_event_path "filename printed as '$fval', want $want"
-else
-	ktap_pass perf.trace_event_path
+	why="perf without patch 0022 takes the event's own data after the arguments for an augmenter's payload"
+	ktap_skip perf.trace_event_path "$why"
+	ktap_skip perf.trace_event_renameat2 "$why"
 fi
 
 pf_clean
