@@ -165,6 +165,7 @@ pt_check() {
 		case ${kv#*=} in
 		ptr) want=$(eval "low32 \${PTR_$arg:-}") ;;
 		path:*) want="\"${kv#*=path:}\"" ;;
+		*) ktap_fail $name "test bug: '$kv' is no ARG=ptr or ARG=path:PATH"; return ;;
 		esac
 		got=$(sed -n "s/^$arg: //p" $W/pt.args)
 		if [ "$got" != "$want" ]; then
@@ -206,7 +207,7 @@ if perf_has perftracestr && has_feature ustrings; then
 		tp_rename $RENAME_A $RENAME_B
 elif perf_has perftrace; then
 	pt_check perf.trace_event_path syscalls:sys_enter_openat syscalls:sys_enter_openat \
-		"dfd filename flags" 'filename=$(low32 $PTR_filename)' tp_open $TARGET
+		"dfd filename flags" filename=ptr tp_open $TARGET
 	pt_check perf.trace_event_renameat2 syscalls:sys_enter_renameat2 \
 		syscalls:sys_enter_renameat2 "olddfd oldname newdfd newname flags" \
 		'oldname=ptr newname=ptr' \
