@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bpfsleep_test refusals "FEATURES" | uffd | pinned: sleepable BPF programs on
+ * bpfsleep_test refusals|uffd|tp "FEATURES" | pinned: sleepable BPF programs on
  * may-sleep tracepoints (follow-up patches 0014-0019).  Prints one
  * "check NAME ok|fail|skip WHY" line per check (ktap_check_lines).
  *
@@ -60,9 +60,37 @@
  *   uffd_copy_word_edge  (0019) a path that ends before a userfaultfd
  *                      page: the kfunc's copy does not touch the page
  *                      (see uffd_word_edge())
+ *   uffd_perf_close    (perfbpfput, 0024) closing a perf event with a
+ *                      tracepoint program (syscalls:sys_enter_getppid,
+ *                      not sleepable) while A is blocked returns within
+ *                      1 s; 6.1 waits for A's Tasks Trace read-side
+ *                      section (skipped without the patch, with how long
+ *                      it waited as a diagnostic)
  *   uffd_hop           then A moves to CPU 1 when it asks to: the run
  *                      slept with migration disabled, which pins a task to
  *                      its CPU until migrate_enable() restores its mask
+ *
+ * tp FEATURES: sleepable tracepoint programs (BPF_PROG_TYPE_TRACEPOINT)
+ * on the syscall events, through perf (bpftpsleep, 0025; without it 6.1's
+ * refusal at load is asserted and the rest skipped):
+ *   tp_load            a sleepable tracepoint program loads; without the
+ *                      patch EINVAL, "can be sleepable"
+ *   tp_attach_other    attaching it to sched:sched_switch and to
+ *                      raw_syscalls:sys_enter: EINVAL (upstream's rule)
+ *   tp_ctx_past_args   one that reads its sys_enter_openat context past
+ *                      the four arguments: EACCES at attach
+ *   tp_openat          on syscalls:sys_enter_openat it copies the path of
+ *                      N openat() calls whose paths are in pages never
+ *                      touched, with the kfunc (bpf_copy_from_user()
+ *                      without it): N of N whole
+ *   tp_mixed           a program that is not sleepable on the same event
+ *                      runs for each of the N calls too
+ *   tp_exit_getcwd     on syscalls:sys_exit_getcwd it reads the buffer
+ *                      getcwd() filled, and a path in a page never
+ *                      touched: N of N
+ *   tp_uffd_close      tp_openat blocked on a userfaultfd page: closing
+ *                      its perf event returns within 1 s, and the run
+ *                      completes when the page is filled
  *
  * pinned: a sleepable raw_tp program on sys_enter counts getppid() and
  * copies openat()'s path while 4 threads hop between CPU 0 and CPU 1
@@ -90,6 +118,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 #include <linux/userfaultfd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -203,6 +232,59 @@ static __u64 counter(int map_fd, __u32 key)
 static int copy_prog(int counts_fd, int buf_fd, int kfunc, int sleepable)
 {
 	return load_prog("copy", sleepable, kfunc, counts_fd, buf_fd);
+}
+
+/*
+ * A perf event on tracepoint @sys:@name, for all tasks on CPU 0 (a BPF
+ * program attached to it runs on every CPU), or -errno.
+ */
+static int perf_tp(const char *sys, const char *name)
+{
+	struct perf_event_attr attr = { 0 };
+	char path[256];
+	long id = -1;
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s/%s/id",
+		 sys, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%ld", &id) != 1)
+		id = -1;
+	fclose(f);
+	if (id < 0)
+		return -EINVAL;
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof(attr);
+	attr.config = id;
+	attr.sample_period = 1;
+	fd = syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Attach program @prog to perf event @pfd and enable it: 0 or -errno */
+static int perf_set_bpf(int pfd, int prog)
+{
+	if (ioctl(pfd, PERF_EVENT_IOC_SET_BPF, prog))
+		return -errno;
+	return ioctl(pfd, PERF_EVENT_IOC_ENABLE, 0) ? -errno : 0;
+}
+
+/* perf_tp() of @sys:@name with @prog attached: the event's fd or -errno */
+static int perf_tp_bpf(const char *sys, const char *name, int prog)
+{
+	int pfd = perf_tp(sys, name), ret;
+
+	if (pfd < 0)
+		return pfd;
+	ret = perf_set_bpf(pfd, prog);
+	if (ret) {
+		close(pfd);
+		return ret;
+	}
+	return pfd;
 }
 
 static int array(__u32 value_size, __u32 n)
@@ -607,6 +689,18 @@ static void *task_b(void *arg)
 static int close_fds[2];
 static volatile int closed;
 static long long closed_ms;
+static int perf_close_fd;
+static volatile int perf_closed;
+static long long perf_closed_ms;
+
+static void *perf_closer(void *arg)
+{
+	(void)arg;
+	close(perf_close_fd);
+	perf_closed_ms = now_ms();
+	perf_closed = 1;
+	return NULL;
+}
 
 static void *closer(void *arg)
 {
@@ -751,8 +845,8 @@ static void uffd_word_edge(void)
 
 static void uffd(void)
 {
-	pthread_t a, b, c;
-	int ufd, counts, fd, lfd, blocked, i, ret;
+	pthread_t a, b, c, pc;
+	int ufd, counts, fd, lfd, blocked, i, ret, pfd_prog, have_pc = 0;
 	long long t0, t_close;
 	__u64 misses;
 
@@ -779,6 +873,39 @@ static void uffd(void)
 	misses = bpft_prog_misses(fd);
 	check("uffd_misses", misses == 0, "recursion_misses %llu", (unsigned long long)misses);
 	printf("diag: recursion_misses %llu while A is blocked\n", (unsigned long long)misses);
+
+	/*
+	 * uffd_perf_close: a perf event with a tracepoint program, closed
+	 * in a thread of its own (on 6.1 it waits for A), joined after A
+	 * is resumed
+	 */
+	pfd_prog = load_prog("tp_ret0", 0, 0, -1, -1);
+	perf_close_fd = pfd_prog >= 0 ?
+		perf_tp_bpf("syscalls", "sys_enter_getppid", pfd_prog) : pfd_prog;
+	if (perf_close_fd < 0) {
+		check("uffd_perf_close", 0, "a tracepoint program on sys_enter_getppid: %s (%s)",
+		      strerror(-perf_close_fd), log_tail());
+	} else {
+		close(pfd_prog);
+		syscall(SYS_getppid);
+		t0 = now_ms();
+		pthread_create(&pc, NULL, perf_closer, NULL);
+		have_pc = 1;
+		for (i = 0; i < 100 && !perf_closed; i++)
+			usleep(10000);
+		t_close = perf_closed ? perf_closed_ms - t0 : -1;
+		if (has("perfbpfput"))
+			check("uffd_perf_close", perf_closed && t_close < 1000 && !a_done,
+			      "closing the perf event: %s after %lld ms (A done %d)",
+			      perf_closed ? "returned" : "still blocked",
+			      perf_closed ? t_close : now_ms() - t0, a_done);
+		else
+			printf("check uffd_perf_close skip the detach of a perf event's program waits for the Tasks Trace readers (patch 0024): %s after %lld ms\n",
+			       perf_closed ? "returned" : "still blocked",
+			       perf_closed ? t_close : now_ms() - t0);
+		printf("diag: closing a perf event with a tracepoint program: %s after %lld ms while A is blocked\n",
+		       perf_closed ? "returned" : "still blocked", perf_closed ? t_close : now_ms() - t0);
+	}
 
 	/*
 	 * Close in a thread of its own: a close() that waited for A's run
@@ -815,6 +942,8 @@ static void uffd(void)
 		printf("check uffd_hop skip fewer than 2 CPUs online\n");
 	pthread_join(b, NULL);
 	pthread_join(c, NULL);
+	if (have_pc)
+		pthread_join(pc, NULL);
 	uffd_word_edge();
 }
 
@@ -970,6 +1099,253 @@ static void pinned(void)
 	}
 }
 
+/* ---- tp ---- */
+
+#define TP_CALLS	20
+
+/* A page never touched, mapped from a file, that ends with @path */
+static const char *tp_path(const char *fmt, int i)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), fmt, getpid(), i);
+	return edge_path(path);
+}
+
+static int resident(const void *p)
+{
+	unsigned char vec = 0;
+
+	mincore((void *)((unsigned long)p & ~(pg - 1)), pg, &vec);
+	return vec & 1;
+}
+
+/* tp_openat, tp_mixed */
+static void tp_openat_calls(int fd, int nfd, int counts, int buf)
+{
+	int pfd = perf_tp_bpf("syscalls", "sys_enter_openat", fd);
+	int nsp = perf_tp_bpf("syscalls", "sys_enter_openat", nfd);
+	int i, ok = 0, was_resident = 0;
+	char got[64], first_bad[160] = "";
+	__u32 zero = 0;
+	__s64 ret;
+
+	if (pfd < 0 || nsp < 0) {
+		check("tp_openat", 0, "attach to syscalls:sys_enter_openat: %s",
+		      strerror(-(pfd < 0 ? pfd : nsp)));
+		check("tp_mixed", 0, "not attached");
+		goto out;
+	}
+	for (i = 0; i < TP_CALLS; i++) {
+		const char *path = tp_path("/tmp/bpfsleep-tp/%d-open-%d", i);
+
+		was_resident += resident(path);
+		syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
+		ret = (__s64)counter(counts, 1);
+		memset(got, 0, sizeof(got));
+		bpf_map_lookup_elem(buf, &zero, got);
+		if (ret == (__s64)strlen(path) + 1 && !strcmp(got, path))
+			ok++;
+		else if (!first_bad[0])
+			snprintf(first_bad, sizeof(first_bad), "call %d: ret %lld, \"%.63s\"",
+				 i, (long long)ret, got);
+	}
+	printf("diag: tp_openat: %d of %d non-resident paths copied (%d resident before the call)\n",
+	       ok, TP_CALLS, was_resident);
+	check("tp_openat", ok == TP_CALLS && counter_at(counts, 1, 1) == TP_CALLS,
+	      "%d of %d paths copied whole, %llu runs; first bad: %s", ok, TP_CALLS,
+	      (unsigned long long)counter_at(counts, 1, 1), first_bad);
+	check("tp_mixed", counter_at(counts, 2, 1) == TP_CALLS,
+	      "the program that does not sleep ran %llu times for %d calls",
+	      (unsigned long long)counter_at(counts, 2, 1), TP_CALLS);
+out:
+	if (pfd >= 0)
+		close(pfd);
+	if (nsp >= 0)
+		close(nsp);
+}
+
+/* tp_exit_getcwd */
+static void tp_exit_getcwd(int fd, int counts, int buf)
+{
+	int pfd = perf_tp_bpf("syscalls", "sys_exit_getcwd", fd);
+	char got0[64], got1[64], first_bad[200] = "", want[64];
+	__u32 zero = 0, one = 1, three = 3;
+	int i, ok = 0;
+
+	if (pfd < 0) {
+		check("tp_exit_getcwd", 0, "attach to syscalls:sys_exit_getcwd: %s",
+		      strerror(-pfd));
+		return;
+	}
+	if (!getcwd(want, sizeof(want))) {
+		check("tp_exit_getcwd", 0, "getcwd: %s", strerror(errno));
+		close(pfd);
+		return;
+	}
+	for (i = 0; i < TP_CALLS; i++) {
+		char *cwd = mmap(NULL, pg, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		const char *path = tp_path("/tmp/bpfsleep-tp/%d-exit-%d", i);
+		__u64 where[2] = { (unsigned long)cwd, (unsigned long)path };
+		long n;
+
+		bpf_map_update_elem(counts, &three, where, BPF_ANY);
+		n = syscall(SYS_getcwd, cwd, pg);
+		memset(got0, 0, sizeof(got0));
+		memset(got1, 0, sizeof(got1));
+		bpf_map_lookup_elem(buf, &zero, got0);
+		bpf_map_lookup_elem(buf, &one, got1);
+		if (n > 0 && !strcmp(got0, want) && !strcmp(got1, path) &&
+		    (__s64)counter(counts, 2) == (__s64)strlen(path) + 1)
+			ok++;
+		else if (!first_bad[0])
+			snprintf(first_bad, sizeof(first_bad),
+				 "call %d: getcwd %ld, buffer \"%.63s\", path ret %lld \"%.63s\"",
+				 i, n, got0, (long long)counter(counts, 2), got1);
+		munmap(cwd, pg);
+	}
+	printf("diag: tp_exit_getcwd: %d of %d exits read the cwd and a non-resident path\n",
+	       ok, TP_CALLS);
+	check("tp_exit_getcwd", ok == TP_CALLS && counter_at(counts, 1, 1) == TP_CALLS,
+	      "%d of %d, %llu runs; first bad: %s", ok, TP_CALLS,
+	      (unsigned long long)counter_at(counts, 1, 1), first_bad);
+	close(pfd);
+}
+
+static char *tpu_page;
+static volatile int tpu_done;
+
+static void *tpu_task(void *arg)
+{
+	(void)arg;
+	syscall(SYS_openat, AT_FDCWD, tpu_page, O_RDONLY);
+	tpu_done = 1;
+	return NULL;
+}
+
+/* tp_uffd_close */
+static void tp_uffd_close(int fd, int buf)
+{
+	int pfd, ufd, blocked, i;
+	long long t0, t_close = -1;
+	char got[64];
+	__u32 zero = 0;
+	pthread_t t, tc;
+
+	tpu_page = uffd_page(&ufd, 1);
+	if (!tpu_page) {
+		check("tp_uffd_close", 0, "userfaultfd page: %s", strerror(errno));
+		return;
+	}
+	pfd = perf_tp_bpf("syscalls", "sys_enter_openat", fd);
+	if (pfd < 0) {
+		check("tp_uffd_close", 0, "attach: %s", strerror(-pfd));
+		return;
+	}
+	pthread_create(&t, NULL, tpu_task, NULL);
+	blocked = uffd_wait(ufd, 10000);
+	if (blocked) {
+		perf_close_fd = pfd;
+		perf_closed = 0;
+		t0 = now_ms();
+		pthread_create(&tc, NULL, perf_closer, NULL);
+		for (i = 0; i < 100 && !perf_closed; i++)
+			usleep(10000);
+		t_close = perf_closed ? perf_closed_ms - t0 : -1;
+		uffd_fill(ufd, tpu_page, "/bpfsleep-tp/uffd-resolved");
+		pthread_join(tc, NULL);
+	} else {
+		close(pfd);
+	}
+	for (i = 0; i < 100 && !tpu_done; i++)
+		usleep(100000);
+	if (tpu_done)
+		pthread_join(t, NULL);
+	memset(got, 0, sizeof(got));
+	bpf_map_lookup_elem(buf, &zero, got);
+	check("tp_uffd_close", blocked && perf_closed && t_close < 1000 && tpu_done &&
+	      !strcmp(got, "/bpfsleep-tp/uffd-resolved"),
+	      "blocked %d, close %s after %lld ms, openat done %d, the run copied \"%.63s\"",
+	      blocked, perf_closed ? "returned" : "still blocked", t_close, tpu_done, got);
+	printf("diag: tp_uffd_close: closing the perf event took %lld ms while the run was blocked\n",
+	       t_close);
+	close(ufd);
+}
+
+static void tp(void)
+{
+	int kfunc = kfunc_id() > 0, counts, buf, fd, nfd, other, pfd, err, err2;
+
+	counts = array(16, 4);
+	buf = array(64, 2);
+	fd = load_prog("tp_openat", 1, kfunc, counts, buf);
+	if (!has("bpftpsleep")) {
+		check("tp_load", fd == -EINVAL && strstr(bpft_log, "can be sleepable"),
+		      "expected EINVAL and 'can be sleepable', got %s: %s",
+		      fd < 0 ? strerror(-fd) : "a program", log_tail());
+		printf("check tp_attach_other skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_ctx_past_args skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_openat skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_mixed skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_exit_getcwd skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_uffd_close skip no sleepable tracepoint programs (patch 0025)\n");
+		return;
+	}
+	check("tp_load", fd >= 0, "load: %s: %s", strerror(-fd), log_tail());
+	if (fd < 0)
+		return;
+	printf("diag: tp: the programs copy with %s\n",
+	       kfunc ? "bpf_copy_from_user_str()" : "bpf_copy_from_user()");
+
+	/* tp_attach_other */
+	other = load_prog("tp_ret0", 1, 0, -1, -1);
+	pfd = perf_tp("sched", "sched_switch");
+	err = other < 0 ? other : pfd < 0 ? pfd : perf_set_bpf(pfd, other);
+	if (pfd >= 0)
+		close(pfd);
+	pfd = perf_tp("raw_syscalls", "sys_enter");
+	err2 = other < 0 ? other : pfd < 0 ? pfd : perf_set_bpf(pfd, other);
+	if (pfd >= 0)
+		close(pfd);
+	check("tp_attach_other", err == -EINVAL && err2 == -EINVAL,
+	      "sched:sched_switch: %s, raw_syscalls:sys_enter: %s (want EINVAL)",
+	      strerror(-err), strerror(-err2));
+	if (other >= 0)
+		close(other);
+
+	/* tp_ctx_past_args */
+	other = load_prog("tp_past_args", 1, 0, -1, -1);
+	pfd = perf_tp("syscalls", "sys_enter_openat");
+	err = other < 0 ? other : pfd < 0 ? pfd : perf_set_bpf(pfd, other);
+	check("tp_ctx_past_args", err == -EACCES, "attach: %s (want EACCES)",
+	      strerror(-err));
+	if (pfd >= 0)
+		close(pfd);
+	if (other >= 0)
+		close(other);
+
+	nfd = load_prog("tp_openat_count", 0, 0, counts, buf);
+	if (nfd < 0) {
+		check("tp_openat", 0, "load of the program that does not sleep: %s",
+		      strerror(-nfd));
+	} else {
+		tp_openat_calls(fd, nfd, counts, buf);
+		close(nfd);
+	}
+
+	other = load_prog("tp_getcwd", 1, kfunc, counts, buf);
+	if (other < 0) {
+		check("tp_exit_getcwd", 0, "load: %s: %s", strerror(-other), log_tail());
+	} else {
+		tp_exit_getcwd(other, counts, buf);
+		close(other);
+	}
+
+	tp_uffd_close(fd, buf);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	pg = sysconf(_SC_PAGESIZE);
@@ -979,14 +1355,19 @@ int main(int argc, char **argv)
 		refusals();
 		return 0;
 	}
+	features = argc >= 3 ? argv[2] : "";
 	if (argc >= 2 && !strcmp(argv[1], "uffd")) {
 		uffd();
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "tp")) {
+		tp();
 		return 0;
 	}
 	if (argc >= 2 && !strcmp(argv[1], "pinned")) {
 		pinned();
 		return 0;
 	}
-	fprintf(stderr, "usage: bpfsleep_test refusals FEATURES | uffd | pinned\n");
+	fprintf(stderr, "usage: bpfsleep_test refusals FEATURES | uffd [FEATURES] | tp FEATURES | pinned\n");
 	return 2;
 }

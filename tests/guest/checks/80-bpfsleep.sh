@@ -8,8 +8,15 @@
 #                        a sleepable tp_btf program for any tracepoint)
 #  bpfsleep.uffd.*       a sleepable program blocked on a userfaultfd page:
 #                        another task's events on its CPU all counted, no
-#                        recursion miss, closing its link returns, the
+#                        recursion miss, closing its link returns, closing
+#                        a perf event with a program returns (0024), the
 #                        fault resolved, the task free to move to CPU 1
+#  bpfsleep.tp.*         sleepable tracepoint programs on the syscall
+#                        events through perf (0025): load (refused without
+#                        the patch), refused on other events, N of N
+#                        non-resident openat() paths and getcwd() exits,
+#                        a program that does not sleep beside them, the
+#                        perf event closed while a run is blocked
 #  bpfsleep.pinned.*     runs while 4 threads hop between CPU 0 and 1: all
 #                        counted; then CPU 1's offline waits while a run on
 #                        it sleeps on a userfaultfd page (migration
@@ -46,16 +53,25 @@ grep '^diag: ' $BW/ref.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: 
 
 # --- blocked on a userfaultfd page: a sleepable raw_tp program (0016, 0017)
 if has_feature bpfsleep && has_feature bpfsleepload; then
-	/tests/bin/bpfsleep_test uffd > $BW/uffd.out 2>&1
+	/tests/bin/bpfsleep_test uffd "$(cat /tests/features)" > $BW/uffd.out 2>&1
 	st=$?
 	sed 's/^/[bpfsleep] /' $BW/uffd.out
 	ktap_check_lines bpfsleep.uffd $BW/uffd.out $st \
-		uffd_blocked uffd_other_task uffd_misses uffd_close uffd_resolved uffd_hop uffd_copy_word_edge
+		uffd_blocked uffd_other_task uffd_misses uffd_perf_close uffd_close uffd_resolved uffd_hop uffd_copy_word_edge
 	grep '^diag: ' $BW/uffd.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
 else
 	ktap_skip_all bpfsleep.uffd "no sleepable raw_tp programs on may-sleep tracepoints (patches 0016-0017)" \
-		uffd_blocked uffd_other_task uffd_misses uffd_close uffd_resolved uffd_hop uffd_copy_word_edge
+		uffd_blocked uffd_other_task uffd_misses uffd_perf_close uffd_close uffd_resolved uffd_hop uffd_copy_word_edge
 fi
+
+# --- sleepable tracepoint programs through perf (0025); on the kernels
+# without the patch, the load's refusal
+/tests/bin/bpfsleep_test tp "$(cat /tests/features)" > $BW/tp.out 2>&1
+st=$?
+sed 's/^/[bpfsleep] /' $BW/tp.out
+ktap_check_lines bpfsleep.tp $BW/tp.out $st \
+	tp_load tp_attach_other tp_ctx_past_args tp_openat tp_mixed tp_exit_getcwd tp_uffd_close
+grep '^diag: ' $BW/tp.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
 
 # --- faultsnoop
 # fs_count CALL: how many expected CALL lines faultsnoop printed exactly

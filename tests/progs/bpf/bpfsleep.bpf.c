@@ -17,6 +17,20 @@
  *           bpf_copy_from_user(), in bpfsleep_kfunc.bpf.c (which
  *           includes this file) with the kfunc bpf_copy_from_user_str()
  *           (0019), which only kernels that have it can load
+ *   tp_ret0 a tracepoint program that returns 0 (what the refusals and
+ *           uffd_perf_close attach)
+ *   tp_openat  a tracepoint program for syscalls:sys_enter_openat of
+ *           @tgid: the path copied into buf[0], 64 bytes, the copy's
+ *           return value in counts[1].n, the copy counted in counts[1].m
+ *   tp_openat_count  the same event, not sleepable: counts the calls in
+ *           counts[2].m
+ *   tp_getcwd  a tracepoint program for syscalls:sys_exit_getcwd of
+ *           @tgid: copies the buffer getcwd() filled (its address in
+ *           counts[3].n) into buf[0], and the path at counts[3].m into
+ *           buf[1]; their return values in counts[1].n and counts[2].n,
+ *           the runs counted in counts[1].m
+ *   tp_past_args  reads a sys_enter_openat context at offset 48, past
+ *           its four arguments (the record's __filename_val there)
  *   null_dst  (kfunc object only) for getppid() of @tgid, the kfunc into
  *           the value of a key that buf does not have: a map value that
  *           is NULL at run time, passed without a NULL check (6.1's
@@ -96,6 +110,90 @@ int copy(struct bpf_raw_tracepoint_args *ctx)
 		__sync_fetch_and_add(&c->m, 1);
 	}
 	return 0;
+}
+
+/* A syscalls:sys_enter_* program's context (6.1's, and upstream's) */
+struct sc_enter {
+	__u64 regs;
+	long nr;
+	unsigned long args[6];
+};
+
+/* A syscalls:sys_exit_* program's context */
+struct sc_exit {
+	__u64 regs;
+	long nr;
+	long ret;
+};
+
+SEC("tracepoint")
+int tp_ret0(void *ctx)
+{
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_openat(struct sc_enter *ctx)
+{
+	__u32 k0 = 0, k1 = 1;
+	struct cnt *c;
+	char *dst;
+	long ret;
+
+	if (bpf_get_current_pid_tgid() >> 32 != tgid)
+		return 0;
+	dst = bpf_map_lookup_elem(&buf, &k0);
+	if (!dst)
+		return 0;
+	ret = COPY(dst, 64, (const char *)ctx->args[1]);
+	c = bpf_map_lookup_elem(&counts, &k1);
+	if (c) {
+		c->n = ret;
+		__sync_fetch_and_add(&c->m, 1);
+	}
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_openat_count(struct sc_enter *ctx)
+{
+	__u32 k2 = 2;
+	struct cnt *c;
+
+	if (bpf_get_current_pid_tgid() >> 32 != tgid)
+		return 0;
+	c = bpf_map_lookup_elem(&counts, &k2);
+	if (c)
+		__sync_fetch_and_add(&c->m, 1);
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_getcwd(struct sc_exit *ctx)
+{
+	__u32 k0 = 0, k1 = 1, k2 = 2, k3 = 3;
+	struct cnt *c1, *c2, *where;
+	char *d0, *d1;
+
+	if (bpf_get_current_pid_tgid() >> 32 != tgid)
+		return 0;
+	where = bpf_map_lookup_elem(&counts, &k3);
+	c1 = bpf_map_lookup_elem(&counts, &k1);
+	c2 = bpf_map_lookup_elem(&counts, &k2);
+	d0 = bpf_map_lookup_elem(&buf, &k0);
+	d1 = bpf_map_lookup_elem(&buf, &k1);
+	if (!where || !c1 || !c2 || !d0 || !d1)
+		return 0;
+	c1->n = COPY(d0, 64, (const char *)where->n);
+	c2->n = COPY(d1, 64, (const char *)where->m);
+	__sync_fetch_and_add(&c1->m, 1);
+	return 0;
+}
+
+SEC("tracepoint")
+int tp_past_args(struct sc_enter *ctx)
+{
+	return *(volatile __u32 *)((char *)ctx + 48);
 }
 
 #ifdef BPFSLEEP_KFUNC
