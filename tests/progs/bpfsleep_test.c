@@ -78,13 +78,18 @@
  *   tp_attach_other    attaching it to sched:sched_switch and to
  *                      raw_syscalls:sys_enter: EINVAL (upstream's rule)
  *   tp_ctx_past_args   one that reads its sys_enter_openat context past
- *                      the four arguments: EACCES at attach
+ *                      the four arguments: EACCES at attach; one that
+ *                      reads the last of them (offset 40) attaches
  *   tp_openat          on syscalls:sys_enter_openat it copies the path of
  *                      N openat() calls whose paths are in pages never
  *                      touched, with the kfunc (bpf_copy_from_user()
  *                      without it): N of N whole
  *   tp_mixed           a program that is not sleepable on the same event
  *                      runs for each of the N calls too
+ *   tp_enter_nostr     on syscalls:sys_enter_getcwd, an event without
+ *                      strings (perf's probe sleeps for the program
+ *                      only), it copies a path in a page never touched:
+ *                      N of N
  *   tp_exit_getcwd     on syscalls:sys_exit_getcwd it reads the buffer
  *                      getcwd() filled, and a path in a page never
  *                      touched: N of N
@@ -223,6 +228,16 @@ static __u64 counter_at(int map_fd, __u32 key, int m)
 static __u64 counter(int map_fd, __u32 key)
 {
 	return counter_at(map_fd, key, 0);
+}
+
+/* Zero the @n values (of @size bytes) of array map @map_fd */
+static void reset(int map_fd, __u32 n, size_t size)
+{
+	char zero[64] = { 0 };
+	__u32 k;
+
+	for (k = 0; k < n && size <= sizeof(zero); k++)
+		bpf_map_update_elem(map_fd, &k, zero, BPF_ANY);
 }
 
 /*
@@ -855,6 +870,9 @@ static void uffd(void)
 		check("uffd_blocked", 0, "userfaultfd page: %s", strerror(errno));
 		return;
 	}
+	/* uffd_perf_close's event and program, before the program counts openat() */
+	pfd_prog = load_prog("tp_ret0", 0, 0, -1, -1);
+	perf_close_fd = perf_tp("syscalls", "sys_enter_getppid");
 	lfd = copy_on_sys_enter(0, &counts, &fd, "uffd_blocked");
 	if (lfd < 0)
 		return;
@@ -879,9 +897,10 @@ static void uffd(void)
 	 * in a thread of its own (on 6.1 it waits for A), joined after A
 	 * is resumed
 	 */
-	pfd_prog = load_prog("tp_ret0", 0, 0, -1, -1);
-	perf_close_fd = pfd_prog >= 0 ?
-		perf_tp_bpf("syscalls", "sys_enter_getppid", pfd_prog) : pfd_prog;
+	if (pfd_prog < 0)
+		perf_close_fd = pfd_prog;
+	else if (perf_close_fd >= 0 && (i = perf_set_bpf(perf_close_fd, pfd_prog)))
+		perf_close_fd = i;
 	if (perf_close_fd < 0) {
 		check("uffd_perf_close", 0, "a tracepoint program on sys_enter_getppid: %s (%s)",
 		      strerror(-perf_close_fd), log_tail());
@@ -1123,21 +1142,30 @@ static int resident(const void *p)
 /* tp_openat, tp_mixed */
 static void tp_openat_calls(int fd, int nfd, int counts, int buf)
 {
-	int pfd = perf_tp_bpf("syscalls", "sys_enter_openat", fd);
-	int nsp = perf_tp_bpf("syscalls", "sys_enter_openat", nfd);
-	int i, ok = 0, was_resident = 0;
+	int pfd = perf_tp("syscalls", "sys_enter_openat");
+	int nsp = perf_tp("syscalls", "sys_enter_openat");
+	int i, ok = 0, was_resident = 0, err = 0;
+	const char *paths[TP_CALLS];
 	char got[64], first_bad[160] = "";
 	__u32 zero = 0;
 	__s64 ret;
 
-	if (pfd < 0 || nsp < 0) {
+	/* everything that opens a file first: the programs count openat() */
+	for (i = 0; i < TP_CALLS; i++)
+		paths[i] = tp_path("/tmp/bpfsleep-tp/%d-open-%d", i);
+	if (pfd < 0 || nsp < 0)
+		err = pfd < 0 ? pfd : nsp;
+	else
+		err = perf_set_bpf(pfd, fd) ?: perf_set_bpf(nsp, nfd);
+	if (err) {
 		check("tp_openat", 0, "attach to syscalls:sys_enter_openat: %s",
-		      strerror(-(pfd < 0 ? pfd : nsp)));
+		      strerror(-err));
 		check("tp_mixed", 0, "not attached");
 		goto out;
 	}
+	reset(counts, 4, 16);
 	for (i = 0; i < TP_CALLS; i++) {
-		const char *path = tp_path("/tmp/bpfsleep-tp/%d-open-%d", i);
+		const char *path = paths[i];
 
 		was_resident += resident(path);
 		syscall(SYS_openat, AT_FDCWD, path, O_RDONLY);
@@ -1165,52 +1193,83 @@ out:
 		close(nsp);
 }
 
-/* tp_exit_getcwd */
-static void tp_exit_getcwd(int fd, int counts, int buf)
+/*
+ * tp_enter_nostr, tp_exit_getcwd: N getcwd() calls; for each, the enter
+ * program copies path P1 and the exit program the buffer getcwd() filled
+ * and path P2, both paths in pages never touched (counts[0].m: P1,
+ * counts[3]: the buffer and P2)
+ */
+static void tp_getcwd_calls(int efd, int xfd, int counts, int buf)
 {
-	int pfd = perf_tp_bpf("syscalls", "sys_exit_getcwd", fd);
-	char got0[64], got1[64], first_bad[200] = "", want[64];
+	int epfd = perf_tp("syscalls", "sys_enter_getcwd");
+	int xpfd = perf_tp("syscalls", "sys_exit_getcwd");
+	const char *p1[TP_CALLS], *p2[TP_CALLS];
+	char got0[64], got1[64], first_bad[240] = "", first_bad_e[120] = "";
 	__u32 zero = 0, one = 1, three = 3;
-	int i, ok = 0;
+	int i, ok = 0, ok_e = 0, err;
+	char want[64], *cwd[TP_CALLS];
 
-	if (pfd < 0) {
-		check("tp_exit_getcwd", 0, "attach to syscalls:sys_exit_getcwd: %s",
-		      strerror(-pfd));
-		return;
-	}
-	if (!getcwd(want, sizeof(want))) {
-		check("tp_exit_getcwd", 0, "getcwd: %s", strerror(errno));
-		close(pfd);
-		return;
-	}
+	if (!getcwd(want, sizeof(want)))
+		strcpy(want, "?");
 	for (i = 0; i < TP_CALLS; i++) {
-		char *cwd = mmap(NULL, pg, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		const char *path = tp_path("/tmp/bpfsleep-tp/%d-exit-%d", i);
-		__u64 where[2] = { (unsigned long)cwd, (unsigned long)path };
+		p1[i] = tp_path("/tmp/bpfsleep-tp/%d-enter-%d", i);
+		p2[i] = tp_path("/tmp/bpfsleep-tp/%d-exit-%d", i);
+		cwd[i] = mmap(NULL, pg, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	}
+	if (epfd < 0 || xpfd < 0)
+		err = epfd < 0 ? epfd : xpfd;
+	else
+		err = perf_set_bpf(epfd, efd) ?: perf_set_bpf(xpfd, xfd);
+	if (err) {
+		check("tp_enter_nostr", 0, "attach: %s", strerror(-err));
+		check("tp_exit_getcwd", 0, "attach: %s", strerror(-err));
+		goto out;
+	}
+	reset(counts, 4, 16);
+	for (i = 0; i < TP_CALLS; i++) {
+		__u64 where[2] = { (unsigned long)cwd[i], (unsigned long)p2[i] };
+		__u64 enter[2] = { 0, (unsigned long)p1[i] };
+		__s64 eret;
 		long n;
 
 		bpf_map_update_elem(counts, &three, where, BPF_ANY);
-		n = syscall(SYS_getcwd, cwd, pg);
+		bpf_map_update_elem(counts, &zero, enter, BPF_ANY);
+		n = syscall(SYS_getcwd, cwd[i], pg);
 		memset(got0, 0, sizeof(got0));
 		memset(got1, 0, sizeof(got1));
 		bpf_map_lookup_elem(buf, &zero, got0);
 		bpf_map_lookup_elem(buf, &one, got1);
-		if (n > 0 && !strcmp(got0, want) && !strcmp(got1, path) &&
-		    (__s64)counter(counts, 2) == (__s64)strlen(path) + 1)
+		eret = (__s64)counter(counts, 2);
+		if (eret == (__s64)strlen(p1[i]) + 1)
+			ok_e++;
+		else if (!first_bad_e[0])
+			snprintf(first_bad_e, sizeof(first_bad_e),
+				 "call %d: the enter copy returned %lld, want %zu",
+				 i, (long long)eret, strlen(p1[i]) + 1);
+		if (n > 0 && !strcmp(got0, want) && !strcmp(got1, p2[i]) &&
+		    (__s64)counter(counts, 0) == (__s64)strlen(p2[i]) + 1)
 			ok++;
 		else if (!first_bad[0])
 			snprintf(first_bad, sizeof(first_bad),
 				 "call %d: getcwd %ld, buffer \"%.63s\", path ret %lld \"%.63s\"",
-				 i, n, got0, (long long)counter(counts, 2), got1);
-		munmap(cwd, pg);
+				 i, n, got0, (long long)counter(counts, 0), got1);
 	}
-	printf("diag: tp_exit_getcwd: %d of %d exits read the cwd and a non-resident path\n",
-	       ok, TP_CALLS);
+	printf("diag: tp_getcwd: %d of %d enters copied a non-resident path, %d of %d exits read the cwd and a non-resident path\n",
+	       ok_e, TP_CALLS, ok, TP_CALLS);
+	check("tp_enter_nostr", ok_e == TP_CALLS && counter_at(counts, 2, 1) == TP_CALLS,
+	      "%d of %d, %llu runs; first bad: %s", ok_e, TP_CALLS,
+	      (unsigned long long)counter_at(counts, 2, 1), first_bad_e);
 	check("tp_exit_getcwd", ok == TP_CALLS && counter_at(counts, 1, 1) == TP_CALLS,
 	      "%d of %d, %llu runs; first bad: %s", ok, TP_CALLS,
 	      (unsigned long long)counter_at(counts, 1, 1), first_bad);
-	close(pfd);
+out:
+	if (epfd >= 0)
+		close(epfd);
+	if (xpfd >= 0)
+		close(xpfd);
+	for (i = 0; i < TP_CALLS; i++)
+		munmap(cwd[i], pg);
 }
 
 static char *tpu_page;
@@ -1288,6 +1347,7 @@ static void tp(void)
 		printf("check tp_ctx_past_args skip no sleepable tracepoint programs (patch 0025)\n");
 		printf("check tp_openat skip no sleepable tracepoint programs (patch 0025)\n");
 		printf("check tp_mixed skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_enter_nostr skip no sleepable tracepoint programs (patch 0025)\n");
 		printf("check tp_exit_getcwd skip no sleepable tracepoint programs (patch 0025)\n");
 		printf("check tp_uffd_close skip no sleepable tracepoint programs (patch 0025)\n");
 		return;
@@ -1318,12 +1378,20 @@ static void tp(void)
 	other = load_prog("tp_past_args", 1, 0, -1, -1);
 	pfd = perf_tp("syscalls", "sys_enter_openat");
 	err = other < 0 ? other : pfd < 0 ? pfd : perf_set_bpf(pfd, other);
-	check("tp_ctx_past_args", err == -EACCES, "attach: %s (want EACCES)",
-	      strerror(-err));
 	if (pfd >= 0)
 		close(pfd);
 	if (other >= 0)
 		close(other);
+	other = load_prog("tp_last_arg", 1, 0, -1, -1);
+	pfd = perf_tp("syscalls", "sys_enter_openat");
+	err2 = other < 0 ? other : pfd < 0 ? pfd : perf_set_bpf(pfd, other);
+	if (pfd >= 0)
+		close(pfd);
+	if (other >= 0)
+		close(other);
+	check("tp_ctx_past_args", err == -EACCES && !err2,
+	      "offset 48: %s (want EACCES), the last argument: %s (want 0)",
+	      strerror(-err), strerror(-err2));
 
 	nfd = load_prog("tp_openat_count", 0, 0, counts, buf);
 	if (nfd < 0) {
@@ -1334,13 +1402,19 @@ static void tp(void)
 		close(nfd);
 	}
 
+	nfd = load_prog("tp_getcwd_enter", 1, kfunc, counts, buf);
 	other = load_prog("tp_getcwd", 1, kfunc, counts, buf);
-	if (other < 0) {
-		check("tp_exit_getcwd", 0, "load: %s: %s", strerror(-other), log_tail());
+	if (nfd < 0 || other < 0) {
+		check("tp_enter_nostr", 0, "load: %s: %s",
+		      strerror(-(nfd < 0 ? nfd : other)), log_tail());
+		check("tp_exit_getcwd", 0, "not loaded");
 	} else {
-		tp_exit_getcwd(other, counts, buf);
-		close(other);
+		tp_getcwd_calls(nfd, other, counts, buf);
 	}
+	if (nfd >= 0)
+		close(nfd);
+	if (other >= 0)
+		close(other);
 
 	tp_uffd_close(fd, buf);
 	close(fd);

@@ -70,7 +70,7 @@ fi
 st=$?
 sed 's/^/[bpfsleep] /' $BW/tp.out
 ktap_check_lines bpfsleep.tp $BW/tp.out $st \
-	tp_load tp_attach_other tp_ctx_past_args tp_openat tp_mixed tp_exit_getcwd tp_uffd_close
+	tp_load tp_attach_other tp_ctx_past_args tp_openat tp_mixed tp_enter_nostr tp_exit_getcwd tp_uffd_close
 grep '^diag: ' $BW/tp.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
 
 # --- faultsnoop

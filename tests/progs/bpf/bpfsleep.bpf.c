@@ -24,13 +24,18 @@
  *           return value in counts[1].n, the copy counted in counts[1].m
  *   tp_openat_count  the same event, not sleepable: counts the calls in
  *           counts[2].m
+ *   tp_getcwd_enter  a tracepoint program for syscalls:sys_enter_getcwd
+ *           of @tgid (an event without strings): copies the path at
+ *           counts[0].m into buf[1], its return value in counts[2].n,
+ *           the runs counted in counts[2].m
  *   tp_getcwd  a tracepoint program for syscalls:sys_exit_getcwd of
  *           @tgid: copies the buffer getcwd() filled (its address in
- *           counts[3].n) into buf[0], and the path at counts[3].m into
- *           buf[1]; their return values in counts[1].n and counts[2].n,
- *           the runs counted in counts[1].m
+ *           counts[3].n) into buf[0], and then the path at counts[3].m
+ *           into buf[1]; their return values in counts[1].n and
+ *           counts[0].n, the runs counted in counts[1].m
  *   tp_past_args  reads a sys_enter_openat context at offset 48, past
  *           its four arguments (the record's __filename_val there)
+ *   tp_last_arg  reads its last argument (mode, offset 40, 8 bytes)
  *   null_dst  (kfunc object only) for getppid() of @tgid, the kfunc into
  *           the value of a key that buf does not have: a map value that
  *           is NULL at run time, passed without a NULL check (6.1's
@@ -169,23 +174,42 @@ int tp_openat_count(struct sc_enter *ctx)
 }
 
 SEC("tracepoint")
+int tp_getcwd_enter(struct sc_enter *ctx)
+{
+	__u32 k0 = 0, k1 = 1, k2 = 2;
+	struct cnt *c0, *c2;
+	char *d1;
+
+	if (bpf_get_current_pid_tgid() >> 32 != tgid)
+		return 0;
+	c0 = bpf_map_lookup_elem(&counts, &k0);
+	c2 = bpf_map_lookup_elem(&counts, &k2);
+	d1 = bpf_map_lookup_elem(&buf, &k1);
+	if (!c0 || !c2 || !d1)
+		return 0;
+	c2->n = COPY(d1, 64, (const char *)c0->m);
+	__sync_fetch_and_add(&c2->m, 1);
+	return 0;
+}
+
+SEC("tracepoint")
 int tp_getcwd(struct sc_exit *ctx)
 {
-	__u32 k0 = 0, k1 = 1, k2 = 2, k3 = 3;
-	struct cnt *c1, *c2, *where;
+	__u32 k0 = 0, k1 = 1, k3 = 3;
+	struct cnt *c0, *c1, *where;
 	char *d0, *d1;
 
 	if (bpf_get_current_pid_tgid() >> 32 != tgid)
 		return 0;
 	where = bpf_map_lookup_elem(&counts, &k3);
+	c0 = bpf_map_lookup_elem(&counts, &k0);
 	c1 = bpf_map_lookup_elem(&counts, &k1);
-	c2 = bpf_map_lookup_elem(&counts, &k2);
 	d0 = bpf_map_lookup_elem(&buf, &k0);
 	d1 = bpf_map_lookup_elem(&buf, &k1);
-	if (!where || !c1 || !c2 || !d0 || !d1)
+	if (!where || !c0 || !c1 || !d0 || !d1)
 		return 0;
 	c1->n = COPY(d0, 64, (const char *)where->n);
-	c2->n = COPY(d1, 64, (const char *)where->m);
+	c0->n = COPY(d1, 64, (const char *)where->m);
 	__sync_fetch_and_add(&c1->m, 1);
 	return 0;
 }
@@ -194,6 +218,12 @@ SEC("tracepoint")
 int tp_past_args(struct sc_enter *ctx)
 {
 	return *(volatile __u32 *)((char *)ctx + 48);
+}
+
+SEC("tracepoint")
+int tp_last_arg(struct sc_enter *ctx)
+{
+	return ctx->args[3] == 0;
 }
 
 #ifdef BPFSLEEP_KFUNC
