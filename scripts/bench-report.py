@@ -27,7 +27,8 @@ import sys
 STATES = ['none', 'ftrace_raw', 'ftrace_syscalls', 'ftrace_syscalls_nostr',
           'perf_stat', 'perf_record', 'bpf_rawtp', 'bpftrace', 'enable_all',
           'disable_all', 'rawtp_cycle', 'openat_none', 'openat_ftrace',
-          'openat_ftrace_nostr', 'openat64_none', 'openat64_bpf_copystr']
+          'openat_ftrace_nostr', 'openat64_none', 'openat64_bpf_copystr',
+          'openat64_bpf_tpcopy']
 LABEL = {
     'none': 'no tracing',
     'ftrace_raw': 'ftrace raw_syscalls:sys_enter+sys_exit',
@@ -47,12 +48,17 @@ LABEL = {
     'openat64_bpf_copystr': 'openat() loop, 64-byte path copied by a BPF raw_tp program '
                             '(sleepable bpf_copy_from_user_str() where the kernel has it, '
                             'else bpf_probe_read_user_str())',
+    'openat64_bpf_tpcopy': 'openat() loop, 64-byte path copied by a BPF tracepoint program '
+                           'on syscalls:sys_enter_openat (sleepable bpf_copy_from_user_str() '
+                           'where the kernel runs them, else bpf_probe_read_user_str())',
 }
 # Cost per hit: (state - its untraced twin) of each variant against the
 # first variant's, with the target for the last (issue 11: the sleepable
 # faulting copy against bpf_probe_read_user_str() on baseline).
 PER_HIT = [('openat64_bpf_copystr', 'openat64_none',
-            'BPF copy of a resident 64-byte path per hit (copystr - untraced)', 1.10)]
+            'BPF copy of a resident 64-byte path per hit (copystr - untraced)', 1.10),
+           ('openat64_bpf_tpcopy', 'openat64_none',
+            'the same by a tracepoint program (tpcopy - untraced)', 1.10)]
 # B's own ratios, one state against another of the same kernel
 WITHIN = [('openat_ftrace', 'openat_ftrace_nostr',
            'traced openat(): path copied (63) / knob 0')]
@@ -61,7 +67,8 @@ WITHIN = [('openat_ftrace', 'openat_ftrace_nostr',
 # None: no target.  Mode icountsl (a sleeping probe attached) has none.
 TARGET = {'none': 1.0005, 'openat_none': 1.0005, 'enable_all': 1.05,
           'disable_all': 1.05, 'rawtp_cycle': 1.10, 'ftrace_syscalls': None,
-          'openat_ftrace': None, 'openat64_none': 1.0005, 'openat64_bpf_copystr': 1.10}
+          'openat_ftrace': None, 'openat64_none': 1.0005, 'openat64_bpf_copystr': 1.10,
+          'openat64_bpf_tpcopy': 1.10}
 for s in ('ftrace_raw', 'ftrace_syscalls_nostr', 'perf_stat', 'perf_record',
           'bpf_rawtp', 'bpftrace', 'openat_ftrace_nostr'):
     TARGET[s] = 1.005
@@ -70,7 +77,8 @@ NO_TARGET_MODES = ('icountsl',)
 MIN_COUNT = {'ftrace_raw': 2, 'ftrace_syscalls': 2, 'ftrace_syscalls_nostr': 2,
              'perf_stat': 1,
              'bpf_rawtp': 1, 'bpftrace': 1, 'openat_ftrace': 1,
-             'openat_ftrace_nostr': 1, 'openat64_bpf_copystr': 1}
+             'openat_ftrace_nostr': 1, 'openat64_bpf_copystr': 1,
+             'openat64_bpf_tpcopy': 1}
 MODE_LABEL = {'icount': 'icount', 'wall': 'wall clock',
               'icountsl': 'icount, a probe that sleeps attached to sys_enter '
                           '(where the kernel has them; the price of sleeping)'}

@@ -882,9 +882,11 @@ BENCH_LABEL = {
     'openat64_none': '`openat()` of a 64-byte path, untraced',
     'openat64_bpf_copystr': 'the same, the path copied by a raw_tp program: '
                             '`bpf_probe_read_user_str()`, or sleepable `bpf_copy_from_user_str()` where the kernel has it',
+    'openat64_bpf_tpcopy': 'the same, copied by a tracepoint program on `syscalls:sys_enter_openat`: '
+                           '`bpf_probe_read_user_str()`, or sleepable `bpf_copy_from_user_str()` where the kernel runs it',
 }
 CYCLE_STATES = ('enable_all', 'disable_all', 'rawtp_cycle')
-COPY_STATES = ('openat64_none', 'openat64_bpf_copystr')
+COPY_STATES = ('openat64_none', 'openat64_bpf_copystr', 'openat64_bpf_tpcopy')
 TRACER_STATES = ('ftrace_raw', 'ftrace_syscalls_nostr', 'perf_stat', 'perf_record', 'bpf_rawtp', 'bpftrace')
 
 
@@ -960,7 +962,7 @@ def bench_copy_section(d):
     if not m or not m.get('run'):
         return None
     rows = [x for x in m['rows'] if x['state'] in COPY_STATES]
-    hits = [h for h in m.get('per_hit', []) if h['state'] == 'openat64_bpf_copystr']
+    hits = [h for h in m.get('per_hit', []) if h['state'] in COPY_STATES]
     if not rows:
         return None
     vs = d['variants']
@@ -983,7 +985,8 @@ def bench_copy_section(d):
         med = h['median']
         if ref not in med or not med[ref]:
             continue
-        c = [Raw('cost per hit of the copy (copy - untraced, medians)'), f'{med[ref]:.0f}']
+        c = [Raw('cost per hit of the copy (copy - untraced, medians)' if h['state'] == 'openat64_bpf_copystr'
+                 else 'cost per hit of the tracepoint program\'s copy (tpcopy - untraced, medians)'), f'{med[ref]:.0f}']
         for v in others:
             c += [f'{med[v]:.0f}' if v in med else '-',
                   f'{med[v] / med[ref]:.4f}' if v in med else '-']
@@ -1135,14 +1138,15 @@ def latest_rows(target, d):
             cmd = code(r['command'])
             date = when(r['start'], r['end'], r['git'])
             if mode == 'icount':
-                hits = [h for h in m.get('per_hit', []) if h['state'] == 'openat64_bpf_copystr']
-                if hits and ref in hits[0]['median'] and last in hits[0]['median'] and hits[0]['median'][ref]:
-                    med, t = hits[0]['median'], hits[0].get('target')
-                    q = med[last] / med[ref]
-                    fig = (f"{med[last]:.0f} vs {med[ref]:.0f} {bench_unit(m)} per hit ({last} vs {ref}): {q:.4f}"
-                           + (f" (target ≤ {fmt_target(t)}, {'met' if q <= t else 'NOT met'})" if t is not None else ''))
-                    rows.append(('bench: sleepable BPF copy per hit',
-                                 ['bench: sleepable BPF copy per hit', fig, date, cmd]))
+                for state, what in (('openat64_bpf_copystr', 'bench: sleepable BPF copy per hit'),
+                                    ('openat64_bpf_tpcopy', 'bench: sleepable tracepoint program copy per hit')):
+                    hits = [h for h in m.get('per_hit', []) if h['state'] == state]
+                    if hits and ref in hits[0]['median'] and last in hits[0]['median'] and hits[0]['median'][ref]:
+                        med, t = hits[0]['median'], hits[0].get('target')
+                        q = med[last] / med[ref]
+                        fig = (f"{med[last]:.0f} vs {med[ref]:.0f} {bench_unit(m)} per hit ({last} vs {ref}): {q:.4f}"
+                               + (f" (target ≤ {fmt_target(t)}, {'met' if q <= t else 'NOT met'})" if t is not None else ''))
+                        rows.append((what, [what, fig, date, cmd]))
                 tr = [by[s] for s in TRACER_STATES if s in by and last in by[s]['ratio']]
                 if tr:
                     q = [x['ratio'][last][0] for x in tr]

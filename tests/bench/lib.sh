@@ -37,7 +37,7 @@ export HOME=/tmp
 # the tracer processes: on the other CPU if there is one
 PIN=
 [ "$(nproc)" -gt 1 ] && PIN="taskset 2"
-ALL="none ftrace_raw ftrace_syscalls ftrace_syscalls_nostr perf_stat perf_record bpf_rawtp bpftrace disable_all rawtp_cycle openat_none openat_ftrace openat_ftrace_nostr openat64_none openat64_bpf_copystr"
+ALL="none ftrace_raw ftrace_syscalls ftrace_syscalls_nostr perf_stat perf_record bpf_rawtp bpftrace disable_all rawtp_cycle openat_none openat_ftrace openat_ftrace_nostr openat64_none openat64_bpf_copystr openat64_bpf_tpcopy"
 
 iters=200000 reps=5 warmup=20000 cycles=20 states=$ALL sleeper=0
 for arg in $(cat /proc/cmdline); do
@@ -216,6 +216,15 @@ st_openat64_none() {
 st_openat64_bpf_copystr() {
 	BENCH_CALL=openat64 $PIN bench_copystr run $BENCH > $W/out 2> $W/err
 	report openat64_bpf_copystr $W/out "$(sed -n 's/^bench_copystr: count=\([0-9]*\) .*/\1/p' $W/out)"
+	sed -n 's/^bench_copystr: /bench_copystr: /p' $W/out
+}
+# the same copy by a tracepoint program (perf) on syscalls:sys_enter_openat:
+# sleepable with the kfunc where the kernel runs them (0025), else
+# bpf_probe_read_user_str() (what bpftrace's tracepoint: probes and
+# libbpf-tools' tp programs do)
+st_openat64_bpf_tpcopy() {
+	BENCH_CALL=openat64 $PIN bench_copystr run-tp $BENCH > $W/out 2> $W/err
+	report openat64_bpf_tpcopy $W/out "$(sed -n 's/^bench_copystr: count=\([0-9]*\) .*/\1/p' $W/out)"
 	sed -n 's/^bench_copystr: /bench_copystr: /p' $W/out
 }
 st_rawtp_cycle() {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench_copystr run PROG [ARG...]: what copying a syscall's path in a BPF
+ * bench_copystr run|run-tp PROG [ARG...]: what copying a syscall's path in a BPF
  * program on sys_enter costs.  Loads a raw_tp program that, for each
  * openat(), reads the path pointer from the pt_regs and copies up to 64
  * bytes of the string (a 64-byte path: PROG is bench_syscall with
@@ -13,8 +13,13 @@
  *   probe_read  elsewhere: a program that is not sleepable,
  *               bpf_probe_read_user_str(), what tools use today
  *
- * Attaches it to sys_enter, runs PROG, detaches, prints
- *   bench_copystr: count=N kind=kfunc|probe_read
+ * run-tp: the same as a tracepoint program (perf) on
+ * syscalls:sys_enter_openat, the path from the event's context: the
+ * kfunc one sleepable where the kernel runs sleepable tracepoint programs
+ * (0025), else the bpf_probe_read_user_str() one.
+ *
+ * Attaches it, runs PROG, detaches, prints
+ *   bench_copystr: count=N kind=kfunc|probe_read|tp-kfunc|tp-probe_read
  * and exits with PROG's status.  The programs: bench/progs/bpf/copystr.bpf.c.
  */
 #define _GNU_SOURCE
@@ -26,6 +31,10 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +57,7 @@ static int kfunc_id(void)
  * bench/progs/bpf/copystr.bpf.c: the kfunc program (sleepable) if @kfunc,
  * else the bpf_probe_read_user_str() one, on @map_fd; the fd or -errno.
  */
-static int load(int map_fd, int kfunc)
+static int load(int map_fd, int kfunc, int tp)
 {
 	static const char *const maps[] = { "buf", NULL };
 	int fd;
@@ -58,14 +67,16 @@ static int load(int map_fd, int kfunc)
 
 		if (!skel)
 			return -errno;
-		fd = bpft_load_one(skel->obj, "copy_kfunc", BPF_F_SLEEPABLE, maps, &map_fd);
+		fd = bpft_load_one(skel->obj, tp ? "tp_copy_kfunc" : "copy_kfunc",
+				   BPF_F_SLEEPABLE, maps, &map_fd);
 		copystr_kfunc_bpf__destroy(skel);
 	} else {
 		struct copystr_bpf *skel = copystr_bpf__open();
 
 		if (!skel)
 			return -errno;
-		fd = bpft_load_one(skel->obj, "copy_probe_read", 0, maps, &map_fd);
+		fd = bpft_load_one(skel->obj, tp ? "tp_copy_probe_read" : "copy_probe_read",
+				   0, maps, &map_fd);
 		copystr_bpf__destroy(skel);
 	}
 	if (fd < 0)
@@ -73,29 +84,64 @@ static int load(int map_fd, int kfunc)
 	return fd;
 }
 
+/* syscalls:sys_enter_openat as a perf event with program @prog_fd */
+static int tp_attach(int prog_fd)
+{
+	struct perf_event_attr attr = { 0 };
+	long id = -1;
+	FILE *f;
+	int fd;
+
+	f = fopen("/sys/kernel/tracing/events/syscalls/sys_enter_openat/id", "r");
+	if (!f || fscanf(f, "%ld", &id) != 1)
+		die("syscalls:sys_enter_openat/id");
+	fclose(f);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof(attr);
+	attr.config = id;
+	attr.sample_period = 1;
+	fd = syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		die("perf_event_open");
+	if (ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog_fd) ||
+	    ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
+		die("PERF_EVENT_IOC_SET_BPF");
+	return fd;
+}
+
 int main(int argc, char **argv)
 {
-	int kid, map_fd, prog_fd, tp_fd, status;
+	int kid, map_fd, prog_fd, tp_fd, status, tp;
 	uint64_t val[8];
 	uint32_t key = 1;
 	pid_t child;
 
-	if (argc < 3 || strcmp(argv[1], "run")) {
-		fprintf(stderr, "usage: bench_copystr run PROG [ARG...]\n");
+	if (argc < 3 || (strcmp(argv[1], "run") && strcmp(argv[1], "run-tp"))) {
+		fprintf(stderr, "usage: bench_copystr run|run-tp PROG [ARG...]\n");
 		return 2;
 	}
+	tp = !strcmp(argv[1], "run-tp");
 	kid = kfunc_id();
 	map_fd = bpft_array_create(64, 2);
 	if (map_fd < 0)
 		die("BPF_MAP_CREATE");
-	prog_fd = load(map_fd, kid > 0);
+	prog_fd = load(map_fd, kid > 0, tp);
+	/* the kfunc without sleepable tracepoint programs (0019-0024) */
+	if (prog_fd < 0 && tp && kid > 0) {
+		kid = 0;
+		prog_fd = load(map_fd, 0, tp);
+	}
 	if (prog_fd < 0) {
 		bpft_print_log();
 		die("BPF_PROG_LOAD");
 	}
-	tp_fd = bpf_raw_tracepoint_open("sys_enter", prog_fd);
-	if (tp_fd < 0)
-		die("BPF_RAW_TRACEPOINT_OPEN sys_enter");
+	if (tp) {
+		tp_fd = tp_attach(prog_fd);
+	} else {
+		tp_fd = bpf_raw_tracepoint_open("sys_enter", prog_fd);
+		if (tp_fd < 0)
+			die("BPF_RAW_TRACEPOINT_OPEN sys_enter");
+	}
 	fflush(stdout);
 	child = fork();
 	if (child < 0)
@@ -111,8 +157,8 @@ int main(int argc, char **argv)
 	memset(val, 0, sizeof(val));
 	if (bpf_map_lookup_elem(map_fd, &key, val))
 		die("BPF_MAP_LOOKUP_ELEM");
-	printf("bench_copystr: count=%llu kind=%s\n", (unsigned long long)val[0],
-	       kid > 0 ? "kfunc" : "probe_read");
+	printf("bench_copystr: count=%llu kind=%s%s\n", (unsigned long long)val[0],
+	       tp ? "tp-" : "", kid > 0 ? "kfunc" : "probe_read");
 	if (!WIFEXITED(status)) {
 		fprintf(stderr, "bench_copystr: %s failed (status %#x)\n", argv[2], status);
 		return 1;
