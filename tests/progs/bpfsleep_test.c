@@ -1350,9 +1350,27 @@ static void tp_uffd_close(int fd, int buf)
 	close(ufd);
 }
 
+/*
+ * Load program @name sleepable (its own maps), attach it to perf event
+ * @sys:@event, close both: 0 or the first error (-errno)
+ */
+static int tp_try_attach(const char *name, const char *sys, const char *event)
+{
+	int fd = load_prog(name, 1, 0, -1, -1), pfd, err;
+
+	if (fd < 0)
+		return fd;
+	pfd = perf_tp(sys, event);
+	err = pfd < 0 ? pfd : perf_set_bpf(pfd, fd);
+	if (pfd >= 0)
+		close(pfd);
+	close(fd);
+	return err;
+}
+
 static void tp(void)
 {
-	int kfunc = kfunc_id() > 0, counts, buf, fd, nfd, other, pfd, err, err2;
+	int kfunc = kfunc_id() > 0, counts, buf, fd, nfd, other, err, err2;
 
 	counts = array(16, 4);
 	buf = array(64, 2);
@@ -1377,36 +1395,15 @@ static void tp(void)
 	       kfunc ? "bpf_copy_from_user_str()" : "bpf_copy_from_user()");
 
 	/* tp_attach_other */
-	other = load_prog("tp_ret0", 1, 0, -1, -1);
-	pfd = perf_tp("sched", "sched_switch");
-	err = other < 0 ? other : pfd < 0 ? pfd : perf_set_bpf(pfd, other);
-	if (pfd >= 0)
-		close(pfd);
-	pfd = perf_tp("raw_syscalls", "sys_enter");
-	err2 = other < 0 ? other : pfd < 0 ? pfd : perf_set_bpf(pfd, other);
-	if (pfd >= 0)
-		close(pfd);
+	err = tp_try_attach("tp_ret0", "sched", "sched_switch");
+	err2 = tp_try_attach("tp_ret0", "raw_syscalls", "sys_enter");
 	check("tp_attach_other", err == -EINVAL && err2 == -EINVAL,
 	      "sched:sched_switch: %s, raw_syscalls:sys_enter: %s (want EINVAL)",
 	      strerror(-err), strerror(-err2));
-	if (other >= 0)
-		close(other);
 
 	/* tp_ctx_past_args */
-	other = load_prog("tp_past_args", 1, 0, -1, -1);
-	pfd = perf_tp("syscalls", "sys_enter_openat");
-	err = other < 0 ? other : pfd < 0 ? pfd : perf_set_bpf(pfd, other);
-	if (pfd >= 0)
-		close(pfd);
-	if (other >= 0)
-		close(other);
-	other = load_prog("tp_last_arg", 1, 0, -1, -1);
-	pfd = perf_tp("syscalls", "sys_enter_openat");
-	err2 = other < 0 ? other : pfd < 0 ? pfd : perf_set_bpf(pfd, other);
-	if (pfd >= 0)
-		close(pfd);
-	if (other >= 0)
-		close(other);
+	err = tp_try_attach("tp_past_args", "syscalls", "sys_enter_openat");
+	err2 = tp_try_attach("tp_last_arg", "syscalls", "sys_enter_openat");
 	check("tp_ctx_past_args", err == -EACCES && !err2,
 	      "offset 48: %s (want EACCES), the last argument: %s (want 0)",
 	      strerror(-err), strerror(-err2));
