@@ -39,26 +39,30 @@ N=20
 rm -rf $BW
 mkdir -p $BW/cap
 
-# --- the refusals: each expectation per the feature of the patch that
-# changes it (bpfsleep_test reads the list)
-/tests/bin/bpfsleep_test refusals "$(cat /tests/features)" > $BW/ref.out 2>&1
-st=$?
-sed 's/^/[bpfsleep] /' $BW/ref.out
-ktap_check_lines bpfsleep.refusals $BW/ref.out $st \
+# bt_mode MODE NAME...: bpfsleep_test MODE with the kernel's features
+# (each expectation per the feature of the patch that changes it), its
+# output in the log, results bpfsleep.MODE.NAME, its diag: lines
+bt_mode() {
+	local _m=$1 _st
+	shift
+	/tests/bin/bpfsleep_test $_m "$(cat /tests/features)" > $BW/$_m.out 2>&1
+	_st=$?
+	sed 's/^/[bpfsleep] /' $BW/$_m.out
+	ktap_check_lines bpfsleep.$_m $BW/$_m.out $_st "$@"
+	grep '^diag: ' $BW/$_m.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
+}
+
+# --- the refusals
+bt_mode refusals \
 	rawtp_load rawtp_attach_other rawtp_attach_sys_enter test_run_sleepable \
 	prog_array_sleepable tpbtf_other_load tpbtf_sys_enter helper_nonsleepable \
 	kfunc_nonsleepable kfunc_sleepable kfunc_null_dst link_detach copy_str_edge \
 	copy_str_cut_edge copy_str_long
-grep '^diag: ' $BW/ref.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
 
 # --- blocked on a userfaultfd page: a sleepable raw_tp program (0016, 0017)
 if has_feature bpfsleep && has_feature bpfsleepload; then
-	/tests/bin/bpfsleep_test uffd "$(cat /tests/features)" > $BW/uffd.out 2>&1
-	st=$?
-	sed 's/^/[bpfsleep] /' $BW/uffd.out
-	ktap_check_lines bpfsleep.uffd $BW/uffd.out $st \
+	bt_mode uffd \
 		uffd_blocked uffd_other_task uffd_misses uffd_perf_close uffd_close uffd_resolved uffd_hop uffd_copy_word_edge
-	grep '^diag: ' $BW/uffd.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
 else
 	ktap_skip_all bpfsleep.uffd "no sleepable raw_tp programs on may-sleep tracepoints (patches 0016-0017)" \
 		uffd_blocked uffd_other_task uffd_misses uffd_perf_close uffd_close uffd_resolved uffd_hop uffd_copy_word_edge
@@ -66,12 +70,8 @@ fi
 
 # --- sleepable tracepoint programs through perf (0025); on the kernels
 # without the patch, the load's refusal
-/tests/bin/bpfsleep_test tp "$(cat /tests/features)" > $BW/tp.out 2>&1
-st=$?
-sed 's/^/[bpfsleep] /' $BW/tp.out
-ktap_check_lines bpfsleep.tp $BW/tp.out $st \
+bt_mode tp \
 	tp_load tp_attach_other tp_ctx_past_args tp_openat tp_mixed tp_enter_nostr tp_exit_getcwd tp_uffd_close
-grep '^diag: ' $BW/tp.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
 
 # --- faultsnoop
 # fs_count CALL: how many expected CALL lines faultsnoop printed exactly
