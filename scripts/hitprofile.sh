@@ -1,14 +1,21 @@
 #!/bin/bash
 # hitprofile.sh [VARIANT...]: where the instructions of one hit go.  Boots
 # each bench variant (default: baseline-bench faulting-bench, built by
-# scripts/bench.sh) in the bench state openat64_bpf_copystr (a BPF program
-# on sys_enter copying a 64-byte openat() path) under TCG with a gdbstub,
+# scripts/bench.sh) in the bench state HITPROFILE_STATE (default
+# openat64_bpf_copystr: a raw_tp program on sys_enter copying a 64-byte
+# openat() path; openat64_bpf_tpcopy: the same as a tracepoint program on
+# syscalls:sys_enter_openat) under TCG with a gdbstub,
 # and single-steps gdb through syscall_trace_enter() of one traced
 # openat(): instructions per function, side by side, in
 # build/results/hitprofile.md.  Exact counts of one call, no sampling: the
 # per-hit difference that make bench measures, taken apart.
 . "$(dirname "$0")/lib.sh"
 [ $# -gt 0 ] || set -- baseline-bench faulting-bench
+STATE=${HITPROFILE_STATE:-openat64_bpf_copystr}
+case $STATE in
+openat64_bpf_copystr|openat64_bpf_tpcopy) ;;
+*) die "hitprofile: HITPROFILE_STATE $STATE is not a BPF copy state" ;;
+esac
 command -v gdb >/dev/null || die "no gdb (make deps)"
 work=$BUILD/bench
 mkdir -p "$RESULTS" "$work/hitprofile"
@@ -25,7 +32,7 @@ for v in "$@"; do
 	rm -f "$out"
 	stage "hitprofile $v: break on $ready, then one syscall_trace_enter()"
 	BUILD=$work ACCEL=tcg TIMEOUT=600 QEMU_EXTRA="-smp 1 -gdb tcp:127.0.0.1:$port" \
-		APPEND="tpsleep.mode=bench tpsleep.iters=1000000 tpsleep.reps=1 tpsleep.warmup=100 tpsleep.states=openat64_bpf_copystr" \
+		APPEND="tpsleep.mode=bench tpsleep.iters=1000000 tpsleep.reps=1 tpsleep.warmup=100 tpsleep.states=$STATE" \
 		"$TOP/scripts/boot.sh" "$v" > "$work/hitprofile/$v.boot.log" 2>&1 &
 	qpid=$!
 	sleep 1
@@ -36,10 +43,11 @@ for v in "$@"; do
 	grep -q '^round' "$out" 2>/dev/null || die "hitprofile $v: no counts (see $work/hitprofile/$v.gdb.log)"
 	cols+=("$v=$out")
 done
-python3 - "${cols[@]}" > "$RESULTS/hitprofile.md" <<'PY'
+python3 - "$STATE" "${cols[@]}" > "$RESULTS/hitprofile.md" <<'PY'
 import sys
 cols = []
-for arg in sys.argv[1:]:
+state = sys.argv[1]
+for arg in sys.argv[2:]:
     name, path = arg.split('=', 1)
     last = {}
     order = []
@@ -57,7 +65,7 @@ for _, _, order in cols:
         if fn not in fns:
             fns.append(fn)
 print('Instructions per function in one traced openat() (syscall_trace_enter() '
-      'and all it calls; bench state openat64_bpf_copystr):')
+      'and all it calls; bench state %s):' % state)
 print()
 print('| function | ' + ' | '.join(c[0] for c in cols) + ' |')
 print('|---|' + '---|' * len(cols))

@@ -115,3 +115,20 @@ ktap_kv() {
 has_feature() {
 	grep -qx "$1" /tests/features 2>/dev/null
 }
+
+# How the kernel prints the flags and mode of tp_open's and tp_ustr's
+# openat(..., O_RDONLY | O_CLOEXEC) (mode 0): in ftrace's trace (FT) and
+# through the format's print fmt as libtraceevent prints it (TEP: trace-cmd,
+# perf script); *_RE as an extended regular expression.  Decoded as
+# upstream 6.19 does with feature openatflags, raw before.
+if has_feature openatflags; then
+	OFL_FT="flags: O_RDONLY|O_CLOEXEC)"
+	OFL_FT_RE="flags: O_RDONLY[|]O_CLOEXEC[)]"
+	OFL_TEP="flags: O_RDONLY|O_CLOEXEC, mode: 0000"
+	OFL_TEP_RE="flags: O_RDONLY[|]O_CLOEXEC, mode: 0000\$"
+else
+	OFL_FT="flags: 80000, mode: 0)"
+	OFL_FT_RE="flags: 80000, mode: 0[)]"
+	OFL_TEP="flags: 0x00080000, mode: 0x00000000"
+	OFL_TEP_RE="flags: 0x0*80000, mode: 0x0*\$"
+fi

@@ -93,6 +93,13 @@
  *   tp_exit_getcwd     on syscalls:sys_exit_getcwd it reads the buffer
  *                      getcwd() filled, and a path in a page never
  *                      touched: N of N
+ *   tp_filter          the return value of a sleepable program decides
+ *                      whether perf records the event (bit 0, as for the
+ *                      programs that do not sleep): of 2N openat() calls,
+ *                      the N the program lets through are counted by its
+ *                      perf event, alone and with a program that does not
+ *                      sleep (and lets all through) attached to the same
+ *                      event, which still runs for all 2N
  *   tp_uffd_close      tp_openat blocked on a userfaultfd page: closing
  *                      its perf event returns within 1 s, and the run
  *                      completes when the page is filled
@@ -1289,6 +1296,78 @@ out:
 		munmap(cwd[i], pg);
 }
 
+static __u64 perf_count(int pfd)
+{
+	__u64 n = 0;
+
+	if (read(pfd, &n, sizeof(n)) != sizeof(n))
+		return ~0ULL;
+	return n;
+}
+
+/*
+ * tp_filter: N openat() calls with mode 0 and N with mode 1 from CPU 0
+ * (libbpf's events, as perf_tp()'s, are bound to it); the perf event of
+ * the sleepable program counts the records it let through
+ */
+static void tp_filter(void)
+{
+	int counts = array(16, 4), buf = array(64, 2), fd, nfd, pfd, npfd = -1;
+	__u64 alone = 0, mixed = 0, runs, nruns = 0;
+	cpu_set_t was;
+	int i, k;
+
+	CPU_ZERO(&was);
+	sched_getaffinity(0, sizeof(was), &was);
+	pin0();
+	fd = load_prog("tp_openat_mode0", 1, 0, counts, buf);
+	nfd = load_prog("tp_openat_pass", 0, 0, counts, buf);
+	/* both events opened first: opening one is an openat() too */
+	npfd = perf_tp("syscalls", "sys_enter_openat");
+	pfd = fd < 0 ? fd : perf_tp_bpf("syscalls", "sys_enter_openat", fd);
+	if (nfd < 0 || npfd < 0 || pfd < 0) {
+		check("tp_filter", 0, "load or attach: %s",
+		      strerror(-(nfd < 0 ? nfd : npfd < 0 ? npfd : pfd)));
+		goto out;
+	}
+	reset(counts, 4, 16);
+	for (k = 0; k < 2; k++) {
+		if (k == 1 && (i = perf_set_bpf(npfd, nfd))) {
+			check("tp_filter", 0, "attach of the program that does not sleep: %s",
+			      strerror(-i));
+			goto out;
+		}
+		for (i = 0; i < 2 * TP_CALLS; i++)
+			syscall(SYS_openat, AT_FDCWD, "/bpfsleep-tp/filter",
+				O_RDONLY, i & 1);
+		if (k == 0) {
+			alone = perf_count(pfd);
+		} else {
+			mixed = perf_count(pfd) - alone;
+			nruns = counter_at(counts, 2, 1);
+		}
+	}
+	runs = counter_at(counts, 1, 1);
+	check("tp_filter", alone == TP_CALLS && mixed == TP_CALLS &&
+	      runs == 4 * TP_CALLS && nruns == 2 * TP_CALLS,
+	      "records %llu alone, %llu with a program that does not sleep (want %d each, of %d calls); runs %llu (want %d), the other program's %llu (want %d)",
+	      (unsigned long long)alone, (unsigned long long)mixed, TP_CALLS,
+	      2 * TP_CALLS, (unsigned long long)runs, 4 * TP_CALLS,
+	      (unsigned long long)nruns, 2 * TP_CALLS);
+out:
+	if (pfd >= 0)
+		close(pfd);
+	if (npfd >= 0)
+		close(npfd);
+	if (nfd >= 0)
+		close(nfd);
+	if (fd >= 0)
+		close(fd);
+	close(counts);
+	close(buf);
+	sched_setaffinity(0, sizeof(was), &was);
+}
+
 static char *tpu_page;
 static volatile int tpu_done;
 
@@ -1385,6 +1464,7 @@ static void tp(void)
 		printf("check tp_mixed skip no sleepable tracepoint programs (patch 0025)\n");
 		printf("check tp_enter_nostr skip no sleepable tracepoint programs (patch 0025)\n");
 		printf("check tp_exit_getcwd skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_filter skip no sleepable tracepoint programs (patch 0025)\n");
 		printf("check tp_uffd_close skip no sleepable tracepoint programs (patch 0025)\n");
 		return;
 	}
@@ -1431,6 +1511,7 @@ static void tp(void)
 	if (other >= 0)
 		close(other);
 
+	tp_filter();
 	tp_uffd_close(fd, buf);
 	close(fd);
 }

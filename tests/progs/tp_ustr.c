@@ -11,10 +11,18 @@
  *   tp_ustr unlink N DIR  the same paths and pages with unlink(): an event
  *                         whose only field before the string is the pointer
  *   tp_ustr rename OLD NEW  rename(OLD, NEW), each path in its own fresh page
- *   tp_ustr path PATH     openat(AT_FDCWD, PATH, O_RDONLY), in a fresh page
+ *   tp_ustr path PATH     openat(AT_FDCWD, PATH, O_RDONLY | O_CLOEXEC, 0), in
+ *                         a fresh page (open, bad: the same flags and mode)
+ *   tp_ustr creat PATH    openat(AT_FDCWD, PATH, O_WRONLY | O_CREAT | O_TRUNC
+ *                         | O_CLOEXEC, 0640), in a fresh page, call=creat
  *   tp_ustr bad           openat() with a NULL pointer, an inaccessible
  *                         page, a kernel address, and a string running
  *                         into an inaccessible page without its NUL
+ *   tp_ustr write N       write() to /dev/null of N buffers of
+ *                         "tp_ustr-w-<i>:", a tab, 0xfe and "|end" (no
+ *                         NUL), each in its own fresh page as the paths of
+ *                         open; then one of 200 bytes ("0123456789"
+ *                         twenty times), call=writelong
  *
  * Before each call the page of each string is checked not present in the
  * page table (/proc/self/pagemap); a string that is already present
@@ -23,8 +31,14 @@
  *   tp_ustr: pid=PID call=openat|unlink path=PATH ptr=PTR ret=RET
  *   tp_ustr: pid=PID call=bad kind=KIND ptr=PTR ret=RET
  *
+ *   tp_ustr: pid=PID call=write|writelong ptr=PTR cnt=CNT hex=HEX text=TEXT dec=DEC ret=RET
+ *
  * PTR is the pointer (bare lowercase hex, as ftrace prints it), RET the
- * result (a file descriptor or -errno).  Exit 0 when every call ran.
+ * result (a file descriptor, a count or -errno).  For write: CNT the
+ * length in hex, HEX the bytes as ftrace prints a buffer ("74:70:..."),
+ * TEXT as its printable copy (a '.' for each other byte), DEC in decimal
+ * joined by '_' (libtraceevent prints an array of bytes as "116 112
+ * ...").  Exit 0 when every call ran.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -116,7 +130,7 @@ static long sys_ret(long r)
 	return r < 0 ? -errno : r;
 }
 
-static int use_unlink;
+static int use_unlink, use_creat;
 
 /*
  * Architectures without unlink() and rename() (arm64 and the other
@@ -143,10 +157,14 @@ static void do_open(const char *p, const char *shown)
 	need_absent(p);
 	if (use_unlink)
 		r = sys_ret(do_unlink(p));
-	else
-		r = sys_ret(syscall(SYS_openat, AT_FDCWD, p, O_RDONLY | O_CLOEXEC));
+	else if (use_creat)
+		r = sys_ret(syscall(SYS_openat, AT_FDCWD, p,
+				    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640));
+	else	/* mode 0: the event records the register either way */
+		r = sys_ret(syscall(SYS_openat, AT_FDCWD, p, O_RDONLY | O_CLOEXEC, 0));
 	printf("tp_ustr: pid=%d call=%s path=%s ptr=%lx ret=%ld\n", getpid(),
-	       use_unlink ? "unlink" : "openat", shown, (unsigned long)p, r);
+	       use_unlink ? "unlink" : use_creat ? "creat" : "openat", shown,
+	       (unsigned long)p, r);
 	if (r >= 0 && !use_unlink)
 		close(r);
 }
@@ -203,7 +221,7 @@ static int cmd_path(char *path)
 
 static void do_bad(const char *kind, const char *p)
 {
-	long r = sys_ret(syscall(SYS_openat, AT_FDCWD, p, O_RDONLY | O_CLOEXEC));
+	long r = sys_ret(syscall(SYS_openat, AT_FDCWD, p, O_RDONLY | O_CLOEXEC, 0));
 
 	printf("tp_ustr: pid=%d call=bad kind=%s ptr=%lx ret=%ld\n",
 	       getpid(), kind, (unsigned long)p, r);
@@ -229,6 +247,63 @@ static int cmd_bad(void)
 	return 0;
 }
 
+/* write() of @p, a fresh page's copy of @str (which the line shows) */
+static void do_write(int fd, const char *p, const char *str, const char *call)
+{
+	size_t i, len = strlen(str);
+	char *hex = malloc(3 * len + 1), *text = malloc(len + 1);
+	char *dec = malloc(4 * len + 1);
+	size_t h = 0, d = 0;
+	long r;
+
+	if (!hex || !text || !dec)
+		die("malloc");
+	hex[0] = dec[0] = '\0';
+	for (i = 0; i < len; i++) {
+		unsigned char c = str[i];
+
+		h += sprintf(hex + h, i ? ":%02x" : "%02x", c);
+		d += sprintf(dec + d, i ? "_%u" : "%u", c);
+		text[i] = c >= 0x20 && c < 0x7f ? c : '.';
+	}
+	text[len] = '\0';
+	need_absent(p);
+	r = sys_ret(syscall(SYS_write, fd, p, len));
+	printf("tp_ustr: pid=%d call=%s ptr=%lx cnt=%zx hex=%s text=%s dec=%s ret=%ld\n",
+	       getpid(), call, (unsigned long)p, len, hex, text, dec, r);
+	free(hex);
+	free(text);
+	free(dec);
+}
+
+static int cmd_write(int n)
+{
+	char **strs = calloc(n + 1, sizeof(*strs));
+	char **ptrs = calloc(n + 1, sizeof(*ptrs));
+	long *offs = calloc(n + 1, sizeof(*offs));
+	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	int i;
+
+	if (!strs || !ptrs || !offs || fd < 0)
+		die("write setup");
+	for (i = 0; i < n; i++) {
+		if (asprintf(&strs[i], "tp_ustr-w-%d:\t\xfe|end", i) < 0)
+			die("asprintf");
+		offs[i] = i % 2 ? -1 : 0;
+	}
+	strs[n] = calloc(201, 1);
+	if (!strs[n])
+		die("calloc");
+	for (i = 0; i < 200; i++)
+		strs[n][i] = '0' + i % 10;
+	map_strings(n + 1, strs, offs, ptrs);
+	for (i = 0; i < n; i++)
+		do_write(fd, ptrs[i], strs[i], "write");
+	do_write(fd, ptrs[n], strs[n], "writelong");
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	page = sysconf(_SC_PAGESIZE);
@@ -243,8 +318,14 @@ int main(int argc, char **argv)
 		return cmd_rename(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "path"))
 		return cmd_path(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "creat")) {
+		use_creat = 1;
+		return cmd_path(argv[2]);
+	}
 	if (argc == 2 && !strcmp(argv[1], "bad"))
 		return cmd_bad();
-	fprintf(stderr, "usage: tp_ustr open|unlink N DIR | rename OLD NEW | path PATH | bad\n");
+	if (argc == 3 && !strcmp(argv[1], "write") && atoi(argv[2]) > 0)
+		return cmd_write(atoi(argv[2]));
+	fprintf(stderr, "usage: tp_ustr open|unlink N DIR | rename OLD NEW | path PATH | creat PATH | bad | write N\n");
 	return 1;
 }

@@ -14,6 +14,12 @@
 #                      the call site: every line's preempt-depth and
 #                      migrate-disable columns, and a hist trigger keyed on
 #                      common_preempt_count (all N hits at one value)
+#  ftrace.openat_flags an openat(O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0640):
+#                      its flags decoded and the mode in octal, as upstream
+#                      6.19 prints them (feature openatflags; raw "80241",
+#                      "1a0" before); tp_open's O_RDONLY|O_CLOEXEC without
+#                      the mode (ftrace.openat_fields); the verbose option
+#                      prints the raw values on every kernel
 # Sourced by run-checks.sh after ktap.sh; busybox sh, POSIX only.
 set -u
 
@@ -83,10 +89,11 @@ else
 	sed 's/^/  ftrace: /' $W/mine1
 	fdhex=$(printf '%x' "$fd")
 	# syscalls:sys_enter_openat: every argument, printed %lx
-	enter="sys_openat(dfd: ffffffffffffff9c, filename: $ptr, flags: 80000, mode: 0)"
+	# (flags and mode: OFL_FT, decoded from 0027)
+	enter="sys_openat(dfd: ffffffffffffff9c, filename: $ptr, $OFL_FT"
 	# with the follow-up, the path follows the pointer (15-ustrings.sh)
 	has_feature ustrings &&
-		enter="sys_openat(dfd: ffffffffffffff9c, filename: $ptr \"$TARGET\", flags: 80000, mode: 0)"
+		enter="sys_openat(dfd: ffffffffffffff9c, filename: $ptr \"$TARGET\", $OFL_FT"
 	ft_fail_why=
 	# tp_open makes exactly one openat: one line of each kind.
 	if ft_expect_count enter 1 $W/mine1 "$enter" &&
@@ -158,7 +165,7 @@ grep -v '^#' $W/trace3 > $W/lines3
 lines=$(wc -l < $W/lines3)
 ustr=
 has_feature ustrings && ustr=" \"$TARGET\""   # the path follows the pointer
-mine=$(grep -cE "^ *tp_open-$fpid +\[.* sys_openat\(dfd: ffffffffffffff9c, filename: $ptr$ustr, flags: 80000, mode: 0\)\$" $W/lines3)
+mine=$(grep -cE "^ *tp_open-$fpid +\[.* sys_openat\(dfd: ffffffffffffff9c, filename: $ptr$ustr, $OFL_FT_RE\$" $W/lines3)
 others=$(grep -cvE "^ *tp_open-$fpid +\[" $W/lines3)
 if [ "$rc" != 0 ] || [ -z "$ptr" ] || [ -z "$dpid" ]; then
 	ktap_fail ftrace.filter_pid "tp_open failed (rc $rc): $(cat $W/open3.out $W/decoy.out | tr '\n' ' ')"
@@ -283,6 +290,32 @@ pd_check() {
 }
 pd_check preempt_depth_syscalls "sys_getppid()" $W/hist5.sys $pd_sys
 pd_check preempt_depth_raw_syscalls "sys_enter: NR $NR_GETPPID (" $W/hist5.raw $pd_raw
+
+# --- 6. openat()'s flags decoded -------------------------------------------
+ft_clean
+echo 1 > $T/events/syscalls/sys_enter_openat/enable
+tp_ustr creat $W/flags-creat > $W/creat.out 2>&1
+rc=$?
+echo 0 > $T/tracing_on
+cat $T/trace > $W/trace6
+# (the option applies when the trace is read)
+echo 1 > $T/options/verbose
+cat $T/trace > $W/trace6v
+echo 0 > $T/options/verbose
+cptr=$(ft_field $W/creat.out ptr)
+if has_feature openatflags; then
+	cwant="flags: O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, mode: 0640)"
+else
+	cwant="flags: 80241, mode: 1a0)"
+fi
+c=$(grep -F "filename: $cptr" $W/trace6 | grep -cF -- "$cwant")
+v=$(grep -F "filename: $cptr" $W/trace6v | grep -cF -- "int flags: 80241, umode_t mode: 1a0)")
+grep -hF "filename: $cptr" $W/trace6 $W/trace6v | sed 's/^/  ftrace: /'
+if [ "$rc" = 0 ] && [ -n "$cptr" ] && [ "$c" = 1 ] && [ "$v" = 1 ]; then
+	ktap_pass ftrace.openat_flags
+else
+	ktap_fail ftrace.openat_flags "rc $rc; '$cwant': $c line(s), verbose 'int flags: 80241, umode_t mode: 1a0)': $v line(s) (want 1, 1)"
+fi
 
 ft_clean
 rm -rf $W $TARGET

@@ -6,8 +6,10 @@
 #  ustr.format        sys_enter_openat's format has "__data_loc char[]
 #                     __filename_val" and __get_str() in its print fmt,
 #                     sys_enter_rename (renameat on arm64) two strings,
-#                     sys_enter_write none;
-#                     without the feature: no such field (patched unchanged)
+#                     sys_enter_write no string: with feature ubuf its
+#                     buffer, "__data_loc char[] __buf_val" printed with
+#                     __print_array(), without it no field;
+#                     without ustrings: no such field (patched unchanged)
 #  ustr.tracefs       N openat() calls: N of N trace lines show the exact
 #                     path after the exact pointer
 #  ustr.rename        rename(): both paths
@@ -40,6 +42,17 @@
 #                     filenames: openat() fails with EFAULT as on every
 #                     kernel, event on or off
 #  ustr.badptr_record those calls record an empty string
+#  ustr.buf_tracefs   (feature ubuf) N write() calls of buffers in pages
+#                     never touched: N of N trace lines show the pointer,
+#                     the bytes in hex and their printable copy (a tab and
+#                     0xfe as '.'), as upstream 6.19 prints them
+#  ustr.buf_cut       a 200-byte buffer: its first 63 bytes (the knob's
+#                     default), marked ", ...)" and "..." after the copy
+#  ustr.buf_trace_cmd trace-cmd report: N of N buffers, the bytes as
+#                     libtraceevent prints the format's __print_array()
+#  ustr.buf_perf      perf record + perf script: the same
+#  ustr.buf_filter    a filter on __buf_val selects exactly the matching
+#                     calls
 #  ustr.knob_default  syscall_user_buf_size reads 63, in a new instance too
 #  ustr.knob_off      0: an empty string, user memory not read
 #  ustr.knob_cut      8: the first 8 bytes and "..."
@@ -67,7 +80,7 @@ NEED="needs the follow-up patch 'tracing: record the user space strings of sysca
 
 us_clean() {
 	echo 0 > $T/events/enable
-	for ev in sys_enter_openat sys_enter_$SC_RENAME; do
+	for ev in sys_enter_openat sys_enter_$SC_RENAME sys_enter_write; do
 		echo 0 > $T/events/syscalls/$ev/filter
 		grep -v '^#' $T/events/syscalls/$ev/trigger | sed 's/ \[.*//' |
 		while read -r trig; do echo "!$trig" > $T/events/syscalls/$ev/trigger; done
@@ -100,7 +113,7 @@ us_count_paths() {
 # run exited RC 0 and its REPORT (tracefs print fmt as libtraceevent
 # prints it) shows every path of tp_ustr's OUT exactly once
 us_judge() {
-	us_count_paths "$4" "$5" "filename: 0x0*" ", flags: 0x0*80000, "
+	us_count_paths "$4" "$5" "filename: 0x0*" ", $OFL_TEP_RE"
 	ktap_diag "ustr.$1: $us_found of $N non-resident paths in $2"
 	grep -F "$D/u-" "$5" | head -n 2 | sed "s/^/  $2: /"
 	if [ "$3" = 0 ] && [ $us_found = $N ]; then ktap_pass "ustr.$1"; else
@@ -150,13 +163,22 @@ if has_feature ustrings; then
 		why="$why openat: print fmt lacks __get_str(__filename_val);"
 	[ "$(grep -c 'field:__data_loc char\[\]' $F/sys_enter_$SC_RENAME/format)" = 2 ] ||
 		why="$why rename: not two strings;"
-	grep -q '__data_loc' $F/sys_enter_write/format &&
-		why="$why write: its buffer is recorded as a string;"
+	if has_feature ubuf; then
+		[ "$(grep -c 'field:__data_loc' $F/sys_enter_write/format)" = 1 ] &&
+		grep -q 'field:__data_loc char\[\] __buf_val;' $F/sys_enter_write/format ||
+			why="$why write: no __buf_val field alone;"
+		grep -q 'buf: 0x%08lx (%s).*__print_array(__get_dynamic_array(__buf_val), __get_dynamic_array_len(__buf_val), 1)' \
+			$F/sys_enter_write/format || why="$why write: print fmt lacks the buffer's array;"
+	elif grep -q '__data_loc' $F/sys_enter_write/format; then
+		why="$why write: its buffer is recorded (no feature ubuf);"
+	fi
 	if [ -z "$why" ]; then ktap_pass ustr.format; else
 		ktap_fail ustr.format "$why"; fi
-	grep -E 'field:__data_loc|print fmt' $F/sys_enter_openat/format | sed 's/^/  format: /'
+	grep -E 'field:__data_loc|print fmt' $F/sys_enter_openat/format $F/sys_enter_write/format |
+		sed 's/^/  format: /'
 else
-	if grep -q '__data_loc' $F/sys_enter_openat/format $F/sys_enter_$SC_RENAME/format; then
+	if grep -q '__data_loc' $F/sys_enter_openat/format $F/sys_enter_$SC_RENAME/format \
+		$F/sys_enter_write/format; then
 		ktap_fail ustr.format "a syscall event has a string field on a kernel without the follow-up"
 	else
 		ktap_pass ustr.format
@@ -189,7 +211,7 @@ if has_feature ustrings; then
 	if [ $ok != 0 ]; then
 		ktap_fail ustr.tracefs "tp_ustr failed (rc $us_rc): $(tail -n 2 $W/open.out | tr '\n' ' ')"
 	else
-		us_count_paths $W/open.out $W/trace.open "filename: " ", flags: 80000, "
+		us_count_paths $W/open.out $W/trace.open "filename: " ", $OFL_FT_RE"
 		ktap_diag "ustr.tracefs: $us_found of $N non-resident paths recorded exactly"
 		grep -F "$D/u-" $W/trace.open | head -n 3 | sed 's/^/  ftrace: /'
 		if [ $us_found = $N ]; then ktap_pass ustr.tracefs; else
@@ -312,6 +334,106 @@ if has_feature ustrings; then
 	us_clean
 fi
 
+# --- write() buffers (feature ubuf) ----------------------------------------
+NEED_BUF="needs the follow-up patch 'tracing: record the user buffers of write(), pwrite64() and mq_timedsend()' (feature ubuf)"
+# ub_count OUT REPORT STYLE: for each "call=write" line of tp_ustr's OUT,
+# count the lines of REPORT with its buffer exactly, as ftrace prints it
+# (STYLE ftrace: pointer, hex bytes, printable copy, count) or as
+# libtraceevent prints the print fmt (tep: 0x-padded pointer, decimal
+# bytes, count); sets ub_found and ub_missing
+ub_count() {
+	ub_found=0
+	ub_missing=
+	grep 'call=write ' "$1" > $W/wcalls
+	while read -r line; do
+		ptr=$(ktap_kv "$line" ptr)
+		cnt=$(ktap_kv "$line" cnt)
+		if [ "$3" = ftrace ]; then
+			c=$(grep -cF -- "buf: $ptr ($(ktap_kv "$line" hex)) \"$(ktap_kv "$line" text)\", count: $cnt)" "$2")
+		else
+			c=$(grep -cE -- "buf: 0x0*$ptr \($(ktap_kv "$line" dec | tr _ ' ')\), count: 0x0*$cnt\$" "$2")
+		fi
+		if [ "$c" = 1 ]; then
+			ub_found=$((ub_found + 1))
+		else
+			ub_missing="$ub_missing $(ktap_kv "$line" text)($c)"
+		fi
+	done < $W/wcalls
+}
+
+# ub_judge NAME TOOL RC OUT REPORT ERR: ustr.NAME passes if the tool's
+# run exited 0 and its REPORT shows every buffer of tp_ustr's OUT once
+ub_judge() {
+	ub_count "$4" "$5" tep
+	ktap_diag "ustr.$1: $ub_found of $N non-resident write() buffers in $2"
+	grep -m 2 -F 'sys_enter_write' "$5" | grep -F "$(ktap_kv "$(grep -m 1 'call=write ' "$4")" ptr)" |
+		sed "s/^/  $2: /"
+	if [ "$3" = 0 ] && [ $ub_found = $N ]; then ktap_pass "ustr.$1"; else
+		ktap_fail "ustr.$1" "rc $3, $ub_found of $N; missing:$ub_missing $(tail -n 2 "$6" | tr '\n' ' ')"; fi
+}
+
+if has_feature ubuf; then
+	echo 1 > $F/sys_enter_write/enable
+	tp_ustr write $N > $W/write.out 2>&1
+	rc=$?
+	echo 0 > $T/tracing_on
+	cat $T/trace > $W/trace.write
+	ub_count $W/write.out $W/trace.write ftrace
+	ktap_diag "ustr.buf_tracefs: $ub_found of $N non-resident write() buffers recorded exactly"
+	grep -m 2 -F 'buf: ' $W/trace.write | grep -F -- '|end' | sed 's/^/  ftrace: /'
+	if [ $rc = 0 ] && [ $ub_found = $N ]; then ktap_pass ustr.buf_tracefs; else
+		ktap_fail ustr.buf_tracefs "rc $rc, $ub_found of $N; missing (count):$ub_missing"; fi
+	# the 200-byte one: 63 bytes, cut
+	line=$(grep 'call=writelong' $W/write.out)
+	hex=$(ktap_kv "$line" hex | cut -c 1-$((63 * 3 - 1)))
+	text=$(ktap_kv "$line" text | cut -c 1-63)
+	want="buf: $(ktap_kv "$line" ptr) ($hex, ...) \"$text\"..., count: c8)"
+	c=$(grep -cF -- "$want" $W/trace.write)
+	if [ "$c" = 1 ]; then ktap_pass ustr.buf_cut; else
+		ktap_fail ustr.buf_cut "$c line(s) with '$want': $(grep -F "buf: $(ktap_kv "$line" ptr)" $W/trace.write | cut -c 1-300)"; fi
+	us_clean
+
+	if ! command -v trace-cmd > /dev/null; then
+		ktap_fail ustr.buf_trace_cmd "no trace-cmd in the guest"
+	else
+		(cd $W && trace-cmd record -e syscalls:sys_enter_write -o $W/tcw.dat \
+			tp_ustr write $N) > $W/tcw.out 2>&1
+		rc=$?
+		trace-cmd report -i $W/tcw.dat > $W/tcw.report 2> $W/tcw.err
+		ub_judge buf_trace_cmd "trace-cmd report" $rc $W/tcw.out $W/tcw.report $W/tcw.err
+	fi
+	us_clean
+
+	perf record -q -e syscalls:sys_enter_write -o $W/perfw.data -- \
+		tp_ustr write $N > $W/perfw.out 2>&1
+	rc=$?
+	perf script -i $W/perfw.data > $W/perfw.script 2> $W/perfw.err
+	ub_judge buf_perf "perf script" $rc $W/perfw.out $W/perfw.script $W/perfw.err
+	us_clean
+
+	# a filter on the buffer: w-1 and w-10..w-19
+	echo '__buf_val ~ "tp_ustr-w-1*"' > $F/sys_enter_write/filter
+	echo 1 > $F/sys_enter_write/enable
+	tp_ustr write $N > $W/wfilter.out 2>&1
+	echo 0 > $T/tracing_on
+	grep -v '^#' $T/trace > $W/trace.wfilter
+	want=0 why=
+	i=0
+	while [ $i -lt $N ]; do
+		case $i in 1|1?) want=$((want + 1)); n=1 ;; *) n=0 ;; esac
+		c=$(grep -cF "\"tp_ustr-w-$i:..|end\"" $W/trace.wfilter)
+		[ "$c" = $n ] || why="$why w-$i: $c (want $n);"
+		i=$((i + 1))
+	done
+	total=$(wc -l < $W/trace.wfilter)
+	if [ -z "$why" ] && [ "$total" = $want ]; then ktap_pass ustr.buf_filter; else
+		ktap_fail ustr.buf_filter "$total line(s), want $want;$why"; fi
+	echo 0 > $F/sys_enter_write/filter
+	us_clean
+else
+	ktap_skip_all ustr "$NEED_BUF" buf_tracefs buf_cut buf_trace_cmd buf_perf buf_filter
+fi
+
 # --- syscall_user_buf_size -------------------------------------------------
 NEED_KNOB="needs the follow-up patch 'tracing: add syscall_user_buf_size' (feature ubufsize)"
 K=$T/syscall_user_buf_size
@@ -325,7 +447,7 @@ us_knob_run() {
 	rc=$?
 	echo 0 > $T/tracing_on
 	ptr=$(ktap_kv "$(grep call=openat $W/knob.out)" ptr)
-	c=$(grep -cF -- "filename: $ptr \"$4\", flags: 80000" $T/trace)
+	c=$(grep -cF -- "filename: $ptr \"$4\", $OFL_FT" $T/trace)
 	if [ $rc = 0 ] && [ "$c" = 1 ]; then ktap_pass ustr.$1; else
 		ktap_fail ustr.$1 "rc $rc, $c line(s) with \"$4\": $(grep -F "filename: $ptr" $T/trace | head -n 1)"; fi
 	us_clean
@@ -456,7 +578,7 @@ if has_feature ustrings; then
 	why=
 	for kind in null unmapped kernel partial; do
 		ptr=$(ktap_kv "$(grep "kind=$kind " $W/bad.on)" ptr)
-		c=$(grep -cF "filename: $ptr \"\", flags: 80000" $W/trace.bad)
+		c=$(grep -cF "filename: $ptr \"\", $OFL_FT" $W/trace.bad)
 		[ "$c" = 1 ] || why="$why $kind: $c;"
 	done
 	if [ -z "$why" ]; then ktap_pass ustr.badptr_record; else

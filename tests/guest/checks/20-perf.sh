@@ -98,10 +98,11 @@ else
 	# (print fmt "0x%08lx" of each argument as unsigned long; a user stack
 	# address has more than 8 digits, so it reads as tp_open's %lx)
 	tr -s ' ' < $W/script.out | sed 's/^ //' > $W/script.norm
-	want="tp_open $pid syscalls:sys_enter_openat: dfd: 0xffffffffffffff9c, filename: 0x$ptr, flags: 0x00080000, mode: 0x00000000"
+	# (flags and mode: OFL_TEP, decoded from 0027)
+	want="tp_open $pid syscalls:sys_enter_openat: dfd: 0xffffffffffffff9c, filename: 0x$ptr, $OFL_TEP"
 	# with the follow-up, the path follows the pointer (15-ustrings.sh)
 	has_feature ustrings &&
-		want="tp_open $pid syscalls:sys_enter_openat: dfd: 0xffffffffffffff9c, filename: 0x$ptr \"$TARGET\", flags: 0x00080000, mode: 0x00000000"
+		want="tp_open $pid syscalls:sys_enter_openat: dfd: 0xffffffffffffff9c, filename: 0x$ptr \"$TARGET\", $OFL_TEP"
 	got=$(grep -cxF -- "$want" $W/script.norm)
 	all=$(grep -c 'syscalls:sys_enter_openat' $W/script.norm)
 	if [ "$rc" != 0 ]; then

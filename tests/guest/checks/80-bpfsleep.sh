@@ -71,7 +71,7 @@ fi
 # --- sleepable tracepoint programs through perf (0025); on the kernels
 # without the patch, the load's refusal
 bt_mode tp \
-	tp_load tp_attach_other tp_ctx_past_args tp_openat tp_mixed tp_enter_nostr tp_exit_getcwd tp_uffd_close
+	tp_load tp_attach_other tp_ctx_past_args tp_openat tp_mixed tp_enter_nostr tp_exit_getcwd tp_filter tp_uffd_close
 
 # --- faultsnoop
 # fs_count CALL: how many expected CALL lines faultsnoop printed exactly

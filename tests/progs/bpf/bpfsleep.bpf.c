@@ -36,6 +36,11 @@
  *   tp_past_args  reads a sys_enter_openat context at offset 48, past
  *           its four arguments (the record's __filename_val there)
  *   tp_last_arg  reads its last argument (mode, offset 40, 8 bytes)
+ *   tp_openat_mode0  for sys_enter_openat: lets the record through (1)
+ *           for the calls of @tgid with mode 0, filters it out (0) for
+ *           the others; the runs counted in counts[1].m
+ *   tp_openat_pass  the same event, not sleepable: counts the calls of
+ *           @tgid in counts[2].m, lets every record through
  *   null_dst  (kfunc object only) for getppid() of @tgid, the kfunc into
  *           the value of a key that buf does not have: a map value that
  *           is NULL at run time, passed without a NULL check (6.1's
@@ -224,6 +229,34 @@ SEC("tracepoint")
 int tp_last_arg(struct sc_enter *ctx)
 {
 	return ctx->args[3] == 0;
+}
+
+SEC("tracepoint")
+int tp_openat_mode0(struct sc_enter *ctx)
+{
+	__u32 k1 = 1;
+	struct cnt *c;
+
+	if (bpf_get_current_pid_tgid() >> 32 != tgid)
+		return 0;
+	c = bpf_map_lookup_elem(&counts, &k1);
+	if (c)
+		__sync_fetch_and_add(&c->m, 1);
+	return ctx->args[3] == 0;
+}
+
+SEC("tracepoint")
+int tp_openat_pass(struct sc_enter *ctx)
+{
+	__u32 k2 = 2;
+	struct cnt *c;
+
+	if (bpf_get_current_pid_tgid() >> 32 != tgid)
+		return 1;
+	c = bpf_map_lookup_elem(&counts, &k2);
+	if (c)
+		__sync_fetch_and_add(&c->m, 1);
+	return 1;
 }
 
 #ifdef BPFSLEEP_KFUNC
