@@ -13,7 +13,8 @@ mode's heading (how the guests were run).
 
 Writes OUT-DIR/bench.md (table), bench.csv (the table), bench-runs.csv
 (every guest value), bench-plot.dat (for gnuplot), bench-figures.json (the
-table and the per-hit costs, for scripts/results.py); prints bench.md.
+table, the per-hit costs and the per-byte ratio, for scripts/results.py);
+prints bench.md.
 Exit status 1 if a guest reported an error, a state is missing from a
 run, or a tracer saw fewer sys_enter hits than the benchmark made calls.
 """
@@ -28,7 +29,8 @@ STATES = ['none', 'ftrace_raw', 'ftrace_syscalls', 'ftrace_syscalls_nostr',
           'perf_stat', 'perf_record', 'bpf_rawtp', 'bpftrace', 'enable_all',
           'disable_all', 'rawtp_cycle', 'openat_none', 'openat_ftrace',
           'openat_ftrace_nostr', 'openat64_none', 'openat64_bpf_copystr',
-          'openat64_bpf_tpcopy']
+          'openat64_bpf_tpcopy', 'openat64_ftrace', 'openat64_ftrace_nostr',
+          'write64_ftrace', 'write64_ftrace_nobuf']
 LABEL = {
     'none': 'no tracing',
     'ftrace_raw': 'ftrace raw_syscalls:sys_enter+sys_exit',
@@ -51,6 +53,14 @@ LABEL = {
     'openat64_bpf_tpcopy': 'openat() loop, 64-byte path copied by a BPF tracepoint program '
                            'on syscalls:sys_enter_openat (sleepable bpf_copy_from_user_str() '
                            'where the kernel runs them, else bpf_probe_read_user_str())',
+    'openat64_ftrace': 'openat() loop, 64-byte path, syscalls:sys_enter_openat '
+                       '(strings: default 63)',
+    'openat64_ftrace_nostr': 'openat() loop, 64-byte path, syscalls:sys_enter_openat, '
+                             'syscall_user_buf_size 0',
+    'write64_ftrace': 'write() of a 64-byte buffer to /dev/null, syscalls:sys_enter_write '
+                      '(buffer: first 63 bytes where the kernel records it)',
+    'write64_ftrace_nobuf': 'write() of a 64-byte buffer to /dev/null, syscalls:sys_enter_write, '
+                            'syscall_user_buf_size 0',
 }
 # Cost per hit: (state - its untraced twin) of each variant against the
 # first variant's, with the target for the last (issue 11: the sleepable
@@ -62,13 +72,22 @@ PER_HIT = [('openat64_bpf_copystr', 'openat64_none',
 # B's own ratios, one state against another of the same kernel
 WITHIN = [('openat_ftrace', 'openat_ftrace_nostr',
            'traced openat(): path copied (63) / knob 0')]
+# Cost per byte of ftrace's write() buffer record against its path record,
+# within the last variant only (on a kernel that records neither both
+# differences are noise): (s1 - s2) / (s3 - s4) per boot, both records 63
+# bytes; its median, min-max and boots, the target on the median.
+PER_BYTE = [('write64_ftrace', 'write64_ftrace_nobuf', 'openat64_ftrace', 'openat64_ftrace_nostr',
+             'write() buffer record / path record, per byte '
+             '((write64_ftrace - nobuf) / (openat64_ftrace - nostr), 63 bytes each)', 1.0)]
 # last variant / first variant ratio targets (issue 13, without a sleeping
 # probe: mode icount and wall; the strings rows are the price of sleeping);
 # None: no target.  Mode icountsl (a sleeping probe attached) has none.
 TARGET = {'none': 1.0005, 'openat_none': 1.0005, 'enable_all': 1.05,
           'disable_all': 1.05, 'rawtp_cycle': 1.10, 'ftrace_syscalls': None,
           'openat_ftrace': None, 'openat64_none': 1.0005, 'openat64_bpf_copystr': 1.10,
-          'openat64_bpf_tpcopy': 1.10}
+          'openat64_bpf_tpcopy': 1.10, 'openat64_ftrace': None,
+          'openat64_ftrace_nostr': None, 'write64_ftrace': None,
+          'write64_ftrace_nobuf': None}
 for s in ('ftrace_raw', 'ftrace_syscalls_nostr', 'perf_stat', 'perf_record',
           'bpf_rawtp', 'bpftrace', 'openat_ftrace_nostr'):
     TARGET[s] = 1.005
@@ -78,7 +97,9 @@ MIN_COUNT = {'ftrace_raw': 2, 'ftrace_syscalls': 2, 'ftrace_syscalls_nostr': 2,
              'perf_stat': 1,
              'bpf_rawtp': 1, 'bpftrace': 1, 'openat_ftrace': 1,
              'openat_ftrace_nostr': 1, 'openat64_bpf_copystr': 1,
-             'openat64_bpf_tpcopy': 1}
+             'openat64_bpf_tpcopy': 1, 'openat64_ftrace': 1,
+             'openat64_ftrace_nostr': 1, 'write64_ftrace': 1,
+             'write64_ftrace_nobuf': 1}
 MODE_LABEL = {'icount': 'icount', 'wall': 'wall clock',
               'icountsl': 'icount, a probe that sleeps attached to sys_enter '
                           '(where the kernel has them; the price of sleeping)'}
@@ -213,6 +234,7 @@ def main():
 
     md = []
     per_hit = {}
+    per_byte = {}
     for mode in modes:
         boots = sorted({k[1] for k in data if k[0] == mode})
         meta = next((metas[k] for k in sorted(metas) if k[0] == mode), {})
@@ -286,6 +308,42 @@ def main():
                     md.append(f'{var}: {label}: {statistics.median(r):.4f} '
                               f'({min(r):.4f}–{max(r):.4f}, {len(r)} boot(s))')
                     md.append('')
+        for s1, s2, s3, s4, label, tgt in PER_BYTE:
+            buf, path, r, skipped = [], [], [], []
+            for i in boots:
+                got = data.get((mode, i, last), {})
+                if not all(s in got for s in (s1, s2, s3, s4)):
+                    continue
+                b = float(got[s1]['ns']) - float(got[s2]['ns'])
+                p = float(got[s3]['ns']) - float(got[s4]['ns'])
+                if p <= 0:
+                    skipped.append(i)      # no path record cost: no ratio
+                    continue
+                buf.append(b)
+                path.append(p)
+                r.append(b / p)
+            if skipped:
+                md.append(f'{last}: {label}: no ratio in boot(s) '
+                          f"{', '.join(map(str, skipped))}: {s3} - {s4} ≤ 0")
+                md.append('')
+            if not r:
+                continue
+            t = None if mode in NO_TARGET_MODES else tgt
+            med = statistics.median(r)
+            met = '-' if t is None else ('yes' if med <= t else 'no')
+            if met == 'yes' and max(r) > t:
+                met = 'yes (median; max above)'
+            per_byte.setdefault(mode, []).append(
+                {'state': s1, 'base': s2, 'ref_state': s3, 'ref_base': s4, 'label': label,
+                 'variant': last, 'buf': statistics.median(buf), 'path': statistics.median(path),
+                 'ratio': [med, min(r), max(r)], 'boots': len(r), 'target': t, 'met': met})
+            line = (f'{last}: {label}: buffer {fmt_ns(statistics.median(buf))}, '
+                    f'path {fmt_ns(statistics.median(path))} (medians): ratio {med:.4f} '
+                    f'({min(r):.4f}–{max(r):.4f}, {len(r)} boot(s))')
+            if t is not None:
+                line += f"; target ≤ {t:g}: {'met' if med <= t else 'NOT met'} (median)"
+            md.append(line)
+            md.append('')
     if problems:
         status = 1
         md.append('Problems:')
@@ -308,7 +366,8 @@ def main():
             'rows': [{'state': x['state'], 'pairs': x['pairs'], 'median': x['med'],
                       'ratio': {v: list(q) for v, q in x['rat'].items()},
                       'target': x['target'], 'met': x['met']} for x in rows if x['mode'] == mode],
-            'per_hit': per_hit.get(mode, [])}
+            'per_hit': per_hit.get(mode, []),
+            'per_byte': per_byte.get(mode, [])}
     with open(os.path.join(out_dir, 'bench-figures.json'), 'w') as f:
         json.dump(fig, f, indent=1)
         f.write('\n')

@@ -884,9 +884,17 @@ BENCH_LABEL = {
                             '`bpf_probe_read_user_str()`, or sleepable `bpf_copy_from_user_str()` where the kernel has it',
     'openat64_bpf_tpcopy': 'the same, copied by a tracepoint program on `syscalls:sys_enter_openat`: '
                            '`bpf_probe_read_user_str()`, or sleepable `bpf_copy_from_user_str()` where the kernel runs it',
+    'openat64_ftrace': '`openat()` of a 64-byte path, `sys_enter_openat` on, path recorded (knob 63)',
+    'openat64_ftrace_nostr': 'the same, knob 0',
+    'write64_ftrace': '`write()` of a 64-byte buffer to /dev/null, `sys_enter_write` on, '
+                      'its first 63 bytes recorded (knob 63) where the kernel records them',
+    'write64_ftrace_nobuf': 'the same, knob 0',
 }
 CYCLE_STATES = ('enable_all', 'disable_all', 'rawtp_cycle')
 COPY_STATES = ('openat64_none', 'openat64_bpf_copystr', 'openat64_bpf_tpcopy')
+# ftrace's record of the write() buffer against the path's (the per-byte
+# ratio, bench-report.py PER_BYTE): shown with the copy states
+RECORD_STATES = ('openat64_ftrace', 'openat64_ftrace_nostr', 'write64_ftrace', 'write64_ftrace_nobuf')
 TRACER_STATES = ('ftrace_raw', 'ftrace_syscalls_nostr', 'perf_stat', 'perf_record', 'bpf_rawtp', 'bpftrace')
 
 
@@ -944,7 +952,7 @@ def bench_mode_section(d, mode):
     m = d.get('modes', {}).get(mode)
     if not m or not m.get('run'):
         return None
-    rows = [x for x in m['rows'] if not (mode == 'icount' and x['state'] in COPY_STATES)]
+    rows = [x for x in m['rows'] if not (mode == 'icount' and x['state'] in COPY_STATES + RECORD_STATES)]
     if not rows:
         return None
     with_target = any(x['target'] is not None for x in rows)
@@ -961,7 +969,7 @@ def bench_copy_section(d):
     m = d.get('modes', {}).get('icount')
     if not m or not m.get('run'):
         return None
-    rows = [x for x in m['rows'] if x['state'] in COPY_STATES]
+    rows = [x for x in m['rows'] if x['state'] in COPY_STATES + RECORD_STATES]
     hits = [h for h in m.get('per_hit', []) if h['state'] in COPY_STATES]
     if not rows:
         return None
@@ -994,7 +1002,24 @@ def bench_copy_section(d):
         ok = vs[-1] in med and t is not None and med[vs[-1]] / med[ref] <= t
         c.append('-' if t is None else f"≤ {fmt_target(t)} {'met' if ok else 'NOT met'}")
         out.append(('per_hit', c))
-    return [bench_run_line(d, 'icount', m, 'the copy states') + '.', '',
+    for b in m.get('per_byte', []):
+        if b.get('variant') not in others:
+            continue
+        q = b['ratio']
+        c = [Raw('per byte: the `write()` buffer record against the path record '
+                 f"((`{b['state']}` - `{b['base']}`) / (`{b['ref_state']}` - `{b['ref_base']}`), "
+                 f"63 bytes each, per boot, {b['variant']} only: buffer / path, ratio (min-max, boots))"), '-']
+        for v in others:
+            c += [f"{b['buf']:.0f} / {b['path']:.0f}", f"{q[0]:.4f} ({q[1]:.4f}-{q[2]:.4f}, {b['boots']})"] \
+                if v == b['variant'] else ['-', '-']
+        t = b.get('target')
+        c.append('-' if t is None else f"≤ {fmt_target(t)} {'met' if q[0] <= t else 'NOT met'}")
+        out.append(('per_byte', c))
+    copy = any(x['state'] in COPY_STATES for x in rows)
+    record = any(x['state'] in RECORD_STATES for x in rows)
+    what = ('the copy and record states' if copy and record else
+            'the record states' if record else 'the copy states')
+    return [bench_run_line(d, 'icount', m, what) + '.', '',
             Table(head, out, merge=False)]
 
 
@@ -1147,6 +1172,15 @@ def latest_rows(target, d):
                         fig = (f"{med[last]:.0f} vs {med[ref]:.0f} {bench_unit(m)} per hit ({last} vs {ref}): {q:.4f}"
                                + (f" (target ≤ {fmt_target(t)}, {'met' if q <= t else 'NOT met'})" if t is not None else ''))
                         rows.append((what, [what, fig, date, cmd]))
+                for b in m.get('per_byte', []):
+                    if b.get('state') != 'write64_ftrace' or b.get('variant') != last:
+                        continue
+                    what, q, t = 'bench: write() buffer vs path record, per byte', b['ratio'], b.get('target')
+                    fig = (f"write() 63-byte buffer record: {b['buf']:.0f} {bench_unit(m)}, path record: "
+                           f"{b['path']:.0f} ({last}): ratio {q[0]:.4f} ({q[1]:.4f}-{q[2]:.4f} over {b['boots']} boots"
+                           + (f"; target ≤ {fmt_target(t)}, {'met' if q[0] <= t else 'NOT met'})" if t is not None
+                              else ')'))
+                    rows.append((what, [what, fig, date, cmd]))
                 tr = [by[s] for s in TRACER_STATES if s in by and last in by[s]['ratio']]
                 if tr:
                     q = [x['ratio'][last][0] for x in tr]

@@ -37,7 +37,7 @@ export HOME=/tmp
 # the tracer processes: on the other CPU if there is one
 PIN=
 [ "$(nproc)" -gt 1 ] && PIN="taskset 2"
-ALL="none ftrace_raw ftrace_syscalls ftrace_syscalls_nostr perf_stat perf_record bpf_rawtp bpftrace disable_all rawtp_cycle openat_none openat_ftrace openat_ftrace_nostr openat64_none openat64_bpf_copystr openat64_bpf_tpcopy"
+ALL="none ftrace_raw ftrace_syscalls ftrace_syscalls_nostr perf_stat perf_record bpf_rawtp bpftrace disable_all rawtp_cycle openat_none openat_ftrace openat_ftrace_nostr openat64_none openat64_bpf_copystr openat64_bpf_tpcopy openat64_ftrace openat64_ftrace_nostr write64_ftrace write64_ftrace_nobuf"
 
 iters=200000 reps=5 warmup=20000 cycles=20 states=$ALL sleeper=0
 for arg in $(cat /proc/cmdline); do
@@ -186,22 +186,24 @@ st_openat_none() {
 	BENCH_CALL=openat $BENCH > $W/out 2> $W/err
 	report openat_none $W/out
 }
-# openat_traced STATE KNOB: the openat() loop with sys_enter_openat on and,
-# where the kernel has it, syscall_user_buf_size at KNOB (restored after)
-openat_traced() {
-	with_knob "$2" openat_run
+# call_traced STATE CALL EVENT KNOB: the BENCH_CALL=CALL loop with
+# syscalls/EVENT on and, where the kernel has it, syscall_user_buf_size at
+# KNOB (restored after); count: events written on CPU 0
+call_traced() {
+	with_knob "$4" call_run "$2" "$3"
 	report "$1" $W/out "$(ftrace_events)"
 }
-openat_run() {
-	echo 1 > $T/events/syscalls/sys_enter_openat/enable
-	BENCH_CALL=openat $BENCH > $W/out 2> $W/err
-	echo 0 > $T/events/syscalls/sys_enter_openat/enable
+# call_run CALL EVENT: the BENCH_CALL=CALL loop with syscalls/EVENT on
+call_run() {
+	echo 1 > $T/events/syscalls/$2/enable
+	BENCH_CALL=$1 $BENCH > $W/out 2> $W/err
+	echo 0 > $T/events/syscalls/$2/enable
 }
 st_openat_ftrace() {
-	openat_traced openat_ftrace 63
+	call_traced openat_ftrace openat sys_enter_openat 63
 }
 st_openat_ftrace_nostr() {
-	openat_traced openat_ftrace_nostr 0
+	call_traced openat_ftrace_nostr openat sys_enter_openat 0
 }
 # openat() of a resident 63-character path (a 64-byte string,
 # BENCH_CALL=openat64): untraced, and with a BPF raw_tp program on
@@ -226,6 +228,26 @@ st_openat64_bpf_tpcopy() {
 	BENCH_CALL=openat64 $PIN bench_copystr run-tp $BENCH > $W/out 2> $W/err
 	report openat64_bpf_tpcopy $W/out "$(sed -n 's/^bench_copystr: count=\([0-9]*\) .*/\1/p' $W/out)"
 	sed -n 's/^bench_copystr: /bench_copystr: /p' $W/out
+}
+# What ftrace's record of a write() buffer costs against that of a path:
+# the openat64 loop with sys_enter_openat on, and a write() of a resident
+# 64-byte buffer to /dev/null (BENCH_CALL=write64) with sys_enter_write on,
+# each with syscall_user_buf_size 63 (the path's 63 characters, the
+# buffer's first 63 bytes recorded, where the kernel records them) and 0
+# (an empty __filename_val / __buf_val).  The host takes (write64_ftrace -
+# write64_ftrace_nobuf) / (openat64_ftrace - openat64_ftrace_nostr): the
+# price of the 63 bytes of the buffer against the path's.
+st_openat64_ftrace() {
+	call_traced openat64_ftrace openat64 sys_enter_openat 63
+}
+st_openat64_ftrace_nostr() {
+	call_traced openat64_ftrace_nostr openat64 sys_enter_openat 0
+}
+st_write64_ftrace() {
+	call_traced write64_ftrace write64 sys_enter_write 63
+}
+st_write64_ftrace_nobuf() {
+	call_traced write64_ftrace_nobuf write64 sys_enter_write 0
 }
 st_rawtp_cycle() {
 	taskset 1 bench_rawtp cycle "$cycles" > $W/out 2> $W/err
