@@ -885,16 +885,16 @@ BENCH_LABEL = {
     'openat64_bpf_tpcopy': 'the same, copied by a tracepoint program on `syscalls:sys_enter_openat`: '
                            '`bpf_probe_read_user_str()`, or sleepable `bpf_copy_from_user_str()` where the kernel runs it',
     'openat64_ftrace': '`openat()` of a 64-byte path, `sys_enter_openat` on, path recorded (knob 63)',
-    'openat64_ftrace_nostr': 'the same, knob 0',
+    'openat64_ftrace_1': 'the same, knob 1',
     'write64_ftrace': '`write()` of a 64-byte buffer to /dev/null, `sys_enter_write` on, '
                       'its first 63 bytes recorded (knob 63) where the kernel records them',
-    'write64_ftrace_nobuf': 'the same, knob 0',
+    'write64_ftrace_1': 'the same, knob 1',
 }
 CYCLE_STATES = ('enable_all', 'disable_all', 'rawtp_cycle')
 COPY_STATES = ('openat64_none', 'openat64_bpf_copystr', 'openat64_bpf_tpcopy')
 # ftrace's record of the write() buffer against the path's (the per-byte
 # ratio, bench-report.py PER_BYTE): shown with the copy states
-RECORD_STATES = ('openat64_ftrace', 'openat64_ftrace_nostr', 'write64_ftrace', 'write64_ftrace_nobuf')
+RECORD_STATES = ('openat64_ftrace', 'openat64_ftrace_1', 'write64_ftrace', 'write64_ftrace_1')
 TRACER_STATES = ('ftrace_raw', 'ftrace_syscalls_nostr', 'perf_stat', 'perf_record', 'bpf_rawtp', 'bpftrace')
 
 
@@ -1008,7 +1008,7 @@ def bench_copy_section(d):
         q = b['ratio']
         c = [Raw('per byte: the `write()` buffer record against the path record '
                  f"((`{b['state']}` - `{b['base']}`) / (`{b['ref_state']}` - `{b['ref_base']}`), "
-                 f"63 bytes each, per boot, {b['variant']} only: buffer / path, ratio (min-max, boots))"), '-']
+                 f"knob 63 against 1 (62 bytes more), per boot, {b['variant']} only: buffer / path, ratio (min-max, boots))"), '-']
         for v in others:
             c += [f"{b['buf']:.0f} / {b['path']:.0f}", f"{q[0]:.4f} ({q[1]:.4f}-{q[2]:.4f}, {b['boots']})"] \
                 if v == b['variant'] else ['-', '-']
@@ -1176,7 +1176,7 @@ def latest_rows(target, d):
                     if b.get('state') != 'write64_ftrace' or b.get('variant') != last:
                         continue
                     what, q, t = 'bench: write() buffer vs path record, per byte', b['ratio'], b.get('target')
-                    fig = (f"write() 63-byte buffer record: {b['buf']:.0f} {bench_unit(m)}, path record: "
+                    fig = (f"write() buffer, 62 bytes more: {b['buf']:.0f} {bench_unit(m)}, path, 62 bytes more: "
                            f"{b['path']:.0f} ({last}): ratio {q[0]:.4f} ({q[1]:.4f}-{q[2]:.4f} over {b['boots']} boots"
                            + (f"; target ≤ {fmt_target(t)}, {'met' if q[0] <= t else 'NOT met'})" if t is not None
                               else ')'))

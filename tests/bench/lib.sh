@@ -37,7 +37,7 @@ export HOME=/tmp
 # the tracer processes: on the other CPU if there is one
 PIN=
 [ "$(nproc)" -gt 1 ] && PIN="taskset 2"
-ALL="none ftrace_raw ftrace_syscalls ftrace_syscalls_nostr perf_stat perf_record bpf_rawtp bpftrace disable_all rawtp_cycle openat_none openat_ftrace openat_ftrace_nostr openat64_none openat64_bpf_copystr openat64_bpf_tpcopy openat64_ftrace openat64_ftrace_nostr write64_ftrace write64_ftrace_nobuf"
+ALL="none ftrace_raw ftrace_syscalls ftrace_syscalls_nostr perf_stat perf_record bpf_rawtp bpftrace disable_all rawtp_cycle openat_none openat_ftrace openat_ftrace_nostr openat64_none openat64_bpf_copystr openat64_bpf_tpcopy openat64_ftrace openat64_ftrace_1 write64_ftrace write64_ftrace_1"
 
 iters=200000 reps=5 warmup=20000 cycles=20 states=$ALL sleeper=0
 for arg in $(cat /proc/cmdline); do
@@ -233,21 +233,22 @@ st_openat64_bpf_tpcopy() {
 # the openat64 loop with sys_enter_openat on, and a write() of a resident
 # 64-byte buffer to /dev/null (BENCH_CALL=write64) with sys_enter_write on,
 # each with syscall_user_buf_size 63 (the path's 63 characters, the
-# buffer's first 63 bytes recorded, where the kernel records them) and 0
-# (an empty __filename_val / __buf_val).  The host takes (write64_ftrace -
-# write64_ftrace_nobuf) / (openat64_ftrace - openat64_ftrace_nostr): the
-# price of the 63 bytes of the buffer against the path's.
+# buffer's first 63 bytes recorded, where the kernel records them) and 1
+# (one byte each: the probe still sleeps and copies, so the difference
+# holds no fixed cost).  The host takes (write64_ftrace -
+# write64_ftrace_1) / (openat64_ftrace - openat64_ftrace_1): the price of
+# 62 more bytes of the buffer against 62 more of the path.
 st_openat64_ftrace() {
 	call_traced openat64_ftrace openat64 sys_enter_openat 63
 }
-st_openat64_ftrace_nostr() {
-	call_traced openat64_ftrace_nostr openat64 sys_enter_openat 0
+st_openat64_ftrace_1() {
+	call_traced openat64_ftrace_1 openat64 sys_enter_openat 1
 }
 st_write64_ftrace() {
 	call_traced write64_ftrace write64 sys_enter_write 63
 }
-st_write64_ftrace_nobuf() {
-	call_traced write64_ftrace_nobuf write64 sys_enter_write 0
+st_write64_ftrace_1() {
+	call_traced write64_ftrace_1 write64 sys_enter_write 1
 }
 st_rawtp_cycle() {
 	taskset 1 bench_rawtp cycle "$cycles" > $W/out 2> $W/err

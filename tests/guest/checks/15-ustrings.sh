@@ -53,6 +53,9 @@
 #  ustr.buf_perf      perf record + perf script: the same
 #  ustr.buf_filter    a filter on __buf_val selects exactly the matching
 #                     calls
+#  ustr.buf_empty     with the knob at 0 the N buffers record no byte,
+#                     printed "(, ...)", and a filter __buf_val == ""
+#                     keeps each of them (a NUL follows the empty field)
 #  ustr.knob_default  syscall_user_buf_size reads 63, in a new instance too
 #  ustr.knob_off      0: an empty string, user memory not read
 #  ustr.knob_cut      8: the first 8 bytes and "..."
@@ -430,8 +433,28 @@ if has_feature ubuf; then
 		ktap_fail ustr.buf_filter "$total line(s), want $want;$why"; fi
 	echo 0 > $F/sys_enter_write/filter
 	us_clean
+
+	# the knob at 0: no byte recorded, and the field reads as ""
+	echo 0 > $T/syscall_user_buf_size
+	echo '__buf_val == ""' > $F/sys_enter_write/filter
+	echo 1 > $F/sys_enter_write/enable
+	tp_ustr write $N > $W/wempty.out 2>&1
+	rc=$?
+	echo 0 > $T/tracing_on
+	echo 63 > $T/syscall_user_buf_size
+	grep -v '^#' $T/trace > $W/trace.wempty
+	found=0
+	grep 'call=write ' $W/wempty.out > $W/wcalls
+	while read -r line; do
+		c=$(grep -cF -- "buf: $(ktap_kv "$line" ptr) (, ...), count: $(ktap_kv "$line" cnt))" $W/trace.wempty)
+		[ "$c" = 1 ] && found=$((found + 1))
+	done < $W/wcalls
+	if [ $rc = 0 ] && [ $found = $N ]; then ktap_pass ustr.buf_empty; else
+		ktap_fail ustr.buf_empty "rc $rc, $found of $N empty buffers kept by __buf_val == \"\": $(head -n 2 $W/trace.wempty | tr '\n' ' ')"; fi
+	echo 0 > $F/sys_enter_write/filter
+	us_clean
 else
-	ktap_skip_all ustr "$NEED_BUF" buf_tracefs buf_cut buf_trace_cmd buf_perf buf_filter
+	ktap_skip_all ustr "$NEED_BUF" buf_tracefs buf_cut buf_trace_cmd buf_perf buf_filter buf_empty
 fi
 
 # --- syscall_user_buf_size -------------------------------------------------
