@@ -18,11 +18,16 @@
  *   tp_ustr bad           openat() with a NULL pointer, an inaccessible
  *                         page, a kernel address, and a string running
  *                         into an inaccessible page without its NUL
+ *   tp_ustr dir PATH      openat(AT_FDCWD, PATH, O_RDONLY | O_DIRECTORY |
+ *                         O_CLOEXEC, 0), call=dir
+ *   tp_ustr tmpfile PATH  openat(AT_FDCWD, PATH, O_TMPFILE | O_WRONLY, 0600),
+ *                         call=tmpfile
  *   tp_ustr write N       write() to /dev/null of N buffers of
- *                         "tp_ustr-w-<i>:", a tab, 0xfe and "|end" (no
- *                         NUL), each in its own fresh page as the paths of
- *                         open; then one of 200 bytes ("0123456789"
- *                         twenty times), call=writelong
+ *                         "tp_ustr-w-<i>:", a tab, 0xfe, a NUL and "|end",
+ *                         each in its own fresh page as the paths of open
+ *                         (the odd ones ending on their page's last byte);
+ *                         then one of 200 bytes ("0123456789" twenty
+ *                         times), call=writelong
  *
  * Before each call the page of each string is checked not present in the
  * page table (/proc/self/pagemap); a string that is already present
@@ -89,7 +94,23 @@ static void need_absent(const void *p)
  * strings are written with pwrite(): this process never touches the
  * mappings.  Returns the address of string i in @ptrs[i].
  */
+static void map_bytes(int n, char **strs, size_t *lens, long *offs, char **ptrs);
+
 static void map_strings(int n, char **strs, long *offs, char **ptrs)
+{
+	size_t *lens = calloc(n, sizeof(*lens));
+	int i;
+
+	if (!lens)
+		die("calloc");
+	for (i = 0; i < n; i++)
+		lens[i] = strlen(strs[i]) + 1;
+	map_bytes(n, strs, lens, offs, ptrs);
+	free(lens);
+}
+
+/* The same for @lens[i] bytes of each (no NUL needed) */
+static void map_bytes(int n, char **strs, size_t *lens, long *offs, char **ptrs)
 {
 	char tmpl[] = "/tmp/tp_ustr.XXXXXX";
 	char *map;
@@ -102,11 +123,11 @@ static void map_strings(int n, char **strs, long *offs, char **ptrs)
 	if (ftruncate(fd, (off_t)n * page))
 		die("ftruncate");
 	for (i = 0; i < n; i++) {
-		size_t len = strlen(strs[i]) + 1;
+		size_t len = lens[i];
 
 		if (len > (size_t)page)
 			die("string longer than a page");
-		if (offs[i] < 0)	/* at the end: the NUL is the last byte */
+		if (offs[i] < 0)	/* at the end: the last byte is the page's */
 			offs[i] = page - len;
 		if (pwrite(fd, strs[i], len, (off_t)i * page + offs[i]) != (ssize_t)len)
 			die("pwrite");
@@ -130,7 +151,10 @@ static long sys_ret(long r)
 	return r < 0 ? -errno : r;
 }
 
-static int use_unlink, use_creat;
+static int use_unlink;
+/* what do_open() passes to openat(), and the call= it prints */
+static long o_flags = O_RDONLY | O_CLOEXEC, o_mode;
+static const char *o_call = "openat";
 
 /*
  * Architectures without unlink() and rename() (arm64 and the other
@@ -157,14 +181,10 @@ static void do_open(const char *p, const char *shown)
 	need_absent(p);
 	if (use_unlink)
 		r = sys_ret(do_unlink(p));
-	else if (use_creat)
-		r = sys_ret(syscall(SYS_openat, AT_FDCWD, p,
-				    O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640));
-	else	/* mode 0: the event records the register either way */
-		r = sys_ret(syscall(SYS_openat, AT_FDCWD, p, O_RDONLY | O_CLOEXEC, 0));
+	else	/* a mode always: the event records the register either way */
+		r = sys_ret(syscall(SYS_openat, (long)AT_FDCWD, p, o_flags, o_mode));
 	printf("tp_ustr: pid=%d call=%s path=%s ptr=%lx ret=%ld\n", getpid(),
-	       use_unlink ? "unlink" : use_creat ? "creat" : "openat", shown,
-	       (unsigned long)p, r);
+	       use_unlink ? "unlink" : o_call, shown, (unsigned long)p, r);
 	if (r >= 0 && !use_unlink)
 		close(r);
 }
@@ -247,13 +267,13 @@ static int cmd_bad(void)
 	return 0;
 }
 
-/* write() of @p, a fresh page's copy of @str (which the line shows) */
-static void do_write(int fd, const char *p, const char *str, const char *call)
+/* write() of @len bytes at @p, a fresh page's copy of @str */
+static void do_write(int fd, const char *p, const char *str, size_t len,
+		     const char *call)
 {
-	size_t i, len = strlen(str);
 	char *hex = malloc(3 * len + 1), *text = malloc(len + 1);
 	char *dec = malloc(4 * len + 1);
-	size_t h = 0, d = 0;
+	size_t i, h = 0, d = 0;
 	long r;
 
 	if (!hex || !text || !dec)
@@ -276,19 +296,29 @@ static void do_write(int fd, const char *p, const char *str, const char *call)
 	free(dec);
 }
 
+/*
+ * Each buffer holds a NUL, which a copy of a string would stop at; the
+ * odd ones end on the last byte of their page, before an inaccessible
+ * one, which a copy of one byte more would fault on
+ */
 static int cmd_write(int n)
 {
 	char **strs = calloc(n + 1, sizeof(*strs));
 	char **ptrs = calloc(n + 1, sizeof(*ptrs));
+	size_t *lens = calloc(n + 1, sizeof(*lens));
 	long *offs = calloc(n + 1, sizeof(*offs));
 	int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	int i;
 
-	if (!strs || !ptrs || !offs || fd < 0)
+	if (!strs || !ptrs || !lens || !offs || fd < 0)
 		die("write setup");
 	for (i = 0; i < n; i++) {
-		if (asprintf(&strs[i], "tp_ustr-w-%d:\t\xfe|end", i) < 0)
+		int len = asprintf(&strs[i], "tp_ustr-w-%d:\t\xfe#|end", i);
+
+		if (len < 0)
 			die("asprintf");
+		strs[i][len - 5] = '\0';	/* the '#' */
+		lens[i] = len;
 		offs[i] = i % 2 ? -1 : 0;
 	}
 	strs[n] = calloc(201, 1);
@@ -296,10 +326,10 @@ static int cmd_write(int n)
 		die("calloc");
 	for (i = 0; i < 200; i++)
 		strs[n][i] = '0' + i % 10;
-	map_strings(n + 1, strs, offs, ptrs);
-	for (i = 0; i < n; i++)
-		do_write(fd, ptrs[i], strs[i], "write");
-	do_write(fd, ptrs[n], strs[n], "writelong");
+	lens[n] = 200;
+	map_bytes(n + 1, strs, lens, offs, ptrs);
+	for (i = 0; i <= n; i++)
+		do_write(fd, ptrs[i], strs[i], lens[i], i < n ? "write" : "writelong");
 	close(fd);
 	return 0;
 }
@@ -319,13 +349,26 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "path"))
 		return cmd_path(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "creat")) {
-		use_creat = 1;
+		o_flags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC;
+		o_mode = 0640;
+		o_call = "creat";
+		return cmd_path(argv[2]);
+	}
+	if (argc == 3 && !strcmp(argv[1], "dir")) {
+		o_flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+		o_call = "dir";
+		return cmd_path(argv[2]);
+	}
+	if (argc == 3 && !strcmp(argv[1], "tmpfile")) {
+		o_flags = O_TMPFILE | O_WRONLY;
+		o_mode = 0600;
+		o_call = "tmpfile";
 		return cmd_path(argv[2]);
 	}
 	if (argc == 2 && !strcmp(argv[1], "bad"))
 		return cmd_bad();
 	if (argc == 3 && !strcmp(argv[1], "write") && atoi(argv[2]) > 0)
 		return cmd_write(atoi(argv[2]));
-	fprintf(stderr, "usage: tp_ustr open|unlink N DIR | rename OLD NEW | path PATH | creat PATH | bad | write N\n");
+	fprintf(stderr, "usage: tp_ustr open|unlink N DIR | rename OLD NEW | path PATH | creat|dir|tmpfile PATH | bad | write N\n");
 	return 1;
 }

@@ -42,6 +42,7 @@ ft_clean() {
 		while read -r trig; do echo "!$trig" > $T/events/$ev/trigger; done
 	done
 	echo > $T/set_event_pid
+	echo 0 > $T/options/verbose
 	echo nop > $T/current_tracer
 	echo > $T/trace
 	echo 1 > $T/tracing_on
@@ -296,6 +297,10 @@ ft_clean
 echo 1 > $T/events/syscalls/sys_enter_openat/enable
 tp_ustr creat $W/flags-creat > $W/creat.out 2>&1
 rc=$?
+tp_ustr dir $W > $W/dir.out 2>&1
+rc=$((rc + $?))
+tp_ustr tmpfile $W > $W/tmpfile.out 2>&1
+rc=$((rc + $?))
 echo 0 > $T/tracing_on
 cat $T/trace > $W/trace6
 # (the option applies when the trace is read)
@@ -303,18 +308,30 @@ echo 1 > $T/options/verbose
 cat $T/trace > $W/trace6v
 echo 0 > $T/options/verbose
 cptr=$(ft_field $W/creat.out ptr)
+dptr=$(ft_field $W/dir.out ptr)
+tptr=$(ft_field $W/tmpfile.out ptr)
+# O_DIRECTORY: no mode (upstream shows one: it tests O_TMPFILE, which
+# includes O_DIRECTORY); O_TMPFILE: the mode
 if has_feature openatflags; then
 	cwant="flags: O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, mode: 0640)"
-else
+	dwant="flags: O_RDONLY|O_DIRECTORY|O_CLOEXEC)"
+	twant="flags: O_TMPFILE|O_WRONLY, mode: 0600)"
+else	# (O_DIRECTORY is 040000 on arm64, 0200000 on x86)
 	cwant="flags: 80241, mode: 1a0)"
+	case $(uname -m) in
+	aarch64) dwant="flags: 84000, mode: 0)" twant="flags: 404001, mode: 180)" ;;
+	*) dwant="flags: 90000, mode: 0)" twant="flags: 410001, mode: 180)" ;;
+	esac
 fi
-c=$(grep -F "filename: $cptr" $W/trace6 | grep -cF -- "$cwant")
-v=$(grep -F "filename: $cptr" $W/trace6v | grep -cF -- "int flags: 80241, umode_t mode: 1a0)")
-grep -hF "filename: $cptr" $W/trace6 $W/trace6v | sed 's/^/  ftrace: /'
-if [ "$rc" = 0 ] && [ -n "$cptr" ] && [ "$c" = 1 ] && [ "$v" = 1 ]; then
+c=$(grep -E "filename: $cptr[ ,]" $W/trace6 | grep -cF -- "$cwant")
+d=$(grep -E "filename: $dptr[ ,]" $W/trace6 | grep -cF -- "$dwant")
+t=$(grep -E "filename: $tptr[ ,]" $W/trace6 | grep -cF -- "$twant")
+v=$(grep -E "filename: $cptr[ ,]" $W/trace6v | grep -cF -- "int flags: 80241, umode_t mode: 1a0)")
+grep -hE -e "filename: ($cptr|$dptr|$tptr)[ ,]" $W/trace6 $W/trace6v | sed 's/^/  ftrace: /'
+if [ "$rc" = 0 ] && [ -n "$cptr" ] && [ "$c$d$t$v" = 1111 ]; then
 	ktap_pass ftrace.openat_flags
 else
-	ktap_fail ftrace.openat_flags "rc $rc; '$cwant': $c line(s), verbose 'int flags: 80241, umode_t mode: 1a0)': $v line(s) (want 1, 1)"
+	ktap_fail ftrace.openat_flags "rc $rc; lines: '$cwant' $c, '$dwant' $d, '$twant' $t, verbose 'int flags: 80241, umode_t mode: 1a0)' $v (want 1 each)"
 fi
 
 ft_clean

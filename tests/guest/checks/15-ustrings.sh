@@ -44,8 +44,10 @@
 #  ustr.badptr_record those calls record an empty string
 #  ustr.buf_tracefs   (feature ubuf) N write() calls of buffers in pages
 #                     never touched: N of N trace lines show the pointer,
-#                     the bytes in hex and their printable copy (a tab and
-#                     0xfe as '.'), as upstream 6.19 prints them
+#                     the bytes in hex and their printable copy (a tab,
+#                     0xfe and a NUL as '.'), as upstream 6.19 prints them
+#                     (a copy of a string would stop at the NUL; half of
+#                     them end on their page's last byte)
 #  ustr.buf_cut       a 200-byte buffer: its first 63 bytes (the knob's
 #                     default), marked ", ...)" and "..." after the copy
 #  ustr.buf_trace_cmd trace-cmd report: N of N buffers, the bytes as
@@ -55,7 +57,8 @@
 #                     calls
 #  ustr.buf_empty     with the knob at 0 the N buffers record no byte,
 #                     printed "(, ...)", and a filter __buf_val == ""
-#                     keeps each of them (a NUL follows the empty field)
+#                     keeps each of them (a NUL follows the empty field),
+#                     none of N recorded with the knob at 63
 #  ustr.knob_default  syscall_user_buf_size reads 63, in a new instance too
 #  ustr.knob_off      0: an empty string, user memory not read
 #  ustr.knob_cut      8: the first 8 bytes and "..."
@@ -88,6 +91,8 @@ us_clean() {
 		grep -v '^#' $T/events/syscalls/$ev/trigger | sed 's/ \[.*//' |
 		while read -r trig; do echo "!$trig" > $T/events/syscalls/$ev/trigger; done
 	done
+	# (a script killed between the two writes of a check leaves it)
+	[ ! -e $T/syscall_user_buf_size ] || echo 63 > $T/syscall_user_buf_size
 	echo > $T/trace
 	echo 1 > $T/tracing_on
 }
@@ -172,6 +177,11 @@ if has_feature ustrings; then
 			why="$why write: no __buf_val field alone;"
 		grep -q 'buf: 0x%08lx (%s).*__print_array(__get_dynamic_array(__buf_val), __get_dynamic_array_len(__buf_val), 1)' \
 			$F/sys_enter_write/format || why="$why write: print fmt lacks the buffer's array;"
+		grep -q 'field:__data_loc char\[\] __buf_val;' $F/sys_enter_pwrite64/format ||
+			why="$why pwrite64: no __buf_val field;"
+		[ ! -d $F/sys_enter_mq_timedsend ] ||
+		grep -q 'field:__data_loc char\[\] __u_msg_ptr_val;' $F/sys_enter_mq_timedsend/format ||
+			why="$why mq_timedsend: no __u_msg_ptr_val field;"
 	elif grep -q '__data_loc' $F/sys_enter_write/format; then
 		why="$why write: its buffer is recorded (no feature ubuf);"
 	fi
@@ -424,7 +434,7 @@ if has_feature ubuf; then
 	i=0
 	while [ $i -lt $N ]; do
 		case $i in 1|1?) want=$((want + 1)); n=1 ;; *) n=0 ;; esac
-		c=$(grep -cF "\"tp_ustr-w-$i:..|end\"" $W/trace.wfilter)
+		c=$(grep -cF "\"tp_ustr-w-$i:...|end\"" $W/trace.wfilter)
 		[ "$c" = $n ] || why="$why w-$i: $c (want $n);"
 		i=$((i + 1))
 	done
@@ -434,23 +444,35 @@ if has_feature ubuf; then
 	echo 0 > $F/sys_enter_write/filter
 	us_clean
 
-	# the knob at 0: no byte recorded, and the field reads as ""
-	echo 0 > $T/syscall_user_buf_size
+	# the knob at 0: no byte recorded, and the field reads as ""; with
+	# the knob at 63 the same filter keeps none of them
 	echo '__buf_val == ""' > $F/sys_enter_write/filter
+	filt=$(cat $F/sys_enter_write/filter)
 	echo 1 > $F/sys_enter_write/enable
+	echo 0 > $T/syscall_user_buf_size
 	tp_ustr write $N > $W/wempty.out 2>&1
 	rc=$?
-	echo 0 > $T/tracing_on
 	echo 63 > $T/syscall_user_buf_size
+	tp_ustr write $N > $W/wfull.out 2>&1
+	rc=$((rc + $?))
+	echo 0 > $T/tracing_on
 	grep -v '^#' $T/trace > $W/trace.wempty
-	found=0
+	found=0 full=0
 	grep 'call=write ' $W/wempty.out > $W/wcalls
 	while read -r line; do
 		c=$(grep -cF -- "buf: $(ktap_kv "$line" ptr) (, ...), count: $(ktap_kv "$line" cnt))" $W/trace.wempty)
 		[ "$c" = 1 ] && found=$((found + 1))
 	done < $W/wcalls
-	if [ $rc = 0 ] && [ $found = $N ]; then ktap_pass ustr.buf_empty; else
-		ktap_fail ustr.buf_empty "rc $rc, $found of $N empty buffers kept by __buf_val == \"\": $(head -n 2 $W/trace.wempty | tr '\n' ' ')"; fi
+	grep 'call=write ' $W/wfull.out > $W/wcalls
+	while read -r line; do
+		c=$(grep -cF -- "buf: $(ktap_kv "$line" ptr) " $W/trace.wempty)
+		[ "$c" = 0 ] || full=$((full + 1))
+	done < $W/wcalls
+	if [ $rc = 0 ] && [ "$filt" = '__buf_val == ""' ] && [ $found = $N ] && [ $full = 0 ]; then
+		ktap_pass ustr.buf_empty
+	else
+		ktap_fail ustr.buf_empty "rc $rc, filter '$filt', $found of $N empty buffers kept by it (want $N), $full of $N recorded ones (want 0): $(head -n 2 $W/trace.wempty | tr '\n' ' ')"
+	fi
 	echo 0 > $F/sys_enter_write/filter
 	us_clean
 else
