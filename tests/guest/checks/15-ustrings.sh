@@ -145,6 +145,23 @@ us_demo() {
 	[ -z "$_p" ] || grep -m 1 -E -- "filename: 0x0*${_p}[ ,]" "$2" | sed 's/^/[demo:trace_cmd] /'
 }
 
+# us_judge_filter NAME FORMAT: ustr.NAME passes if the trace holds exactly
+# the lines of calls 1 and 10..19 of N, each the one line with the text
+# printf FORMAT i (a filter "...1*" on their string or buffer kept them)
+us_judge_filter() {
+	local _want=0 _why= _i=0 _n _c _total
+	grep -v '^#' $T/trace > $W/trace.$1
+	while [ $_i -lt $N ]; do
+		case $_i in 1|1?) _want=$((_want + 1)); _n=1 ;; *) _n=0 ;; esac
+		_c=$(grep -cF -- "$(printf "$2" $_i)" $W/trace.$1)
+		[ "$_c" = $_n ] || _why="$_why $_i: $_c (want $_n);"
+		_i=$((_i + 1))
+	done
+	_total=$(wc -l < $W/trace.$1)
+	if [ -z "$_why" ] && [ "$_total" = $_want ]; then ktap_pass "ustr.$1"; else
+		ktap_fail "ustr.$1" "$_total line(s), want $_want;$_why"; fi
+}
+
 # us_run_open OUT: N openat() calls of fresh paths; 0 if tp_ustr ran fine
 us_run_open() {
 	tp_ustr open $N $D > "$1" 2>&1
@@ -316,18 +333,7 @@ if has_feature ustrings; then
 	echo 1 > $F/sys_enter_openat/enable
 	us_run_open $W/filter.out
 	echo 0 > $T/tracing_on
-	grep -v '^#' $T/trace > $W/trace.filter
-	want=0 why=
-	i=0
-	while [ $i -lt $N ]; do
-		case $i in 1|1?) want=$((want + 1)); n=1 ;; *) n=0 ;; esac
-		c=$(grep -cF "\"$D/u-$i\"" $W/trace.filter)
-		[ "$c" = $n ] || why="$why u-$i: $c (want $n);"
-		i=$((i + 1))
-	done
-	total=$(wc -l < $W/trace.filter)
-	if [ -z "$why" ] && [ "$total" = $want ]; then ktap_pass ustr.filter; else
-		ktap_fail ustr.filter "$total line(s), want $want;$why"; fi
+	us_judge_filter filter "\"$D/u-%d\""
 	us_clean
 
 	# --- hist keyed on the string: two runs, hitcount 2 per path ------------
@@ -429,18 +435,7 @@ if has_feature ubuf; then
 	echo 1 > $F/sys_enter_write/enable
 	tp_ustr write $N > $W/wfilter.out 2>&1
 	echo 0 > $T/tracing_on
-	grep -v '^#' $T/trace > $W/trace.wfilter
-	want=0 why=
-	i=0
-	while [ $i -lt $N ]; do
-		case $i in 1|1?) want=$((want + 1)); n=1 ;; *) n=0 ;; esac
-		c=$(grep -cF "\"tp_ustr-w-$i:...|end\"" $W/trace.wfilter)
-		[ "$c" = $n ] || why="$why w-$i: $c (want $n);"
-		i=$((i + 1))
-	done
-	total=$(wc -l < $W/trace.wfilter)
-	if [ -z "$why" ] && [ "$total" = $want ]; then ktap_pass ustr.buf_filter; else
-		ktap_fail ustr.buf_filter "$total line(s), want $want;$why"; fi
+	us_judge_filter buf_filter '"tp_ustr-w-%d:...|end"'
 	echo 0 > $F/sys_enter_write/filter
 	us_clean
 
