@@ -33,7 +33,7 @@ def main(args):
     width = max([len(n) for n in names] + [10])
     print(f"{'check':<{width}}  " + '  '.join(f'{v:<10}' for v in variants))
     counts = {'PASS': 0, 'FAIL': 0, 'SKIP': 0}
-    notes = []
+    notes, bad = [], []
     for n in names:
         row = []
         for v in variants:
@@ -42,16 +42,20 @@ def main(args):
                 status = 'MISSING'
                 counts['FAIL'] += 1
                 notes.append(f'{v}: {n}: missing here')
+                bad.append(notes[-1])
             else:
                 counts[status] += 1
                 if why:
                     notes.append(f'{v}: {n}: {status.lower()}: {why}')
+                if status == 'FAIL':
+                    bad.append(notes[-1] if why else f'{v}: {n}: fail')
             row.append(f'{status:<10}')
         print(f'{n:<{width}}  ' + '  '.join(row))
     for v in variants:
         for p in data[v][1]:
             counts['FAIL'] += 1
             notes.append(f'{v}: ERROR: {p}')
+            bad.append(notes[-1])
     # Every name must be in the catalogue (docs/tests.md): one failure per
     # name that is not.
     cat = catalogue.load_catalogue()
@@ -60,6 +64,7 @@ def main(args):
         counts['FAIL'] += 1
         where = ', '.join(v for v in variants if n in data[v][0])
         notes.append(f'{where}: {n}: ERROR: not in the catalogue of checks')
+        bad.append(notes[-1])
     if notes:
         print()
         for note in notes:
@@ -72,6 +77,13 @@ def main(args):
         print(f'ERROR: {len(unknown)} KTAP name(s) reported but not in the catalogue '
               f'of checks {os.path.relpath(cat.path)} (add a row: name, what '
               f'it proves, what fails it; then `make hygiene`): {", ".join(unknown)}')
+    # The failures again, last: a CI log is read from its tail, and the
+    # notes above run to a few hundred lines of skips.
+    if bad:
+        print()
+        print(f'FAILED ({len(bad)}):')
+        for note in bad:
+            print('  ' + note)
     print()
     print(f"{counts['PASS']} passed, {counts['FAIL']} failed, "
           f"{counts['SKIP']} skipped")
