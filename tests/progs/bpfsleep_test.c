@@ -27,8 +27,10 @@
  *   kfunc_sleepable    a sleepable raw_tp program calling it loads
  *   test_run_sleepable (0017) BPF_PROG_TEST_RUN of a sleepable raw_tp
  *                      program: EINVAL (it would run with preemption off)
- *   prog_array_sleepable  (progarraysleep, 0015) a sleepable raw_tp program
- *                      as a prog array element: EINVAL
+ *   prog_array_sleepable  (progarraysleep, 0015) a prog array takes the
+ *                      kind of its first program: a sleepable raw_tp
+ *                      program into one owned by a program that is not,
+ *                      and the other way round: EINVAL
  *   kfunc_null_dst     (0019) a sleepable program passes a map value that
  *                      is NULL at run time (6.1's verifier lets a maybe-NULL
  *                      map value through) to the kfunc: -EINVAL, no oops
@@ -203,6 +205,36 @@ static int load_prog(const char *name, int sleepable, int kfunc, int counts,
 		bpfsleep_bpf__destroy(skel);
 	}
 	return fd;
+}
+
+/* a prog array whose slot 0 holds PROG (its owner), or -errno */
+static int prog_array_owned(int prog)
+{
+	__u32 zero = 0;
+	int pa;
+
+	if (prog < 0)
+		return prog;
+	pa = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "bpfsleep_pa", 4, 4, 2, NULL);
+	if (pa < 0)
+		return -errno;
+	if (bpf_map_update_elem(pa, &zero, &prog, BPF_ANY)) {
+		int err = -errno;
+
+		close(pa);
+		return err;
+	}
+	return pa;
+}
+
+/* PROG into slot 1 of prog array PA: 0 or -errno */
+static int prog_array_add(int pa, int prog)
+{
+	__u32 one = 1;
+
+	if (pa < 0 || prog < 0)
+		return pa < 0 ? pa : prog;
+	return bpf_map_update_elem(pa, &one, &prog, BPF_ANY) ? -errno : 0;
 }
 
 static int tp_open(const char *name, int prog_fd)
@@ -502,23 +534,38 @@ static void refusals(void)
 	if (new && fd >= 0) {
 		LIBBPF_OPTS(bpf_test_run_opts, topts);
 		__u64 ctx[2] = { 0, 0 };
-		int pa, ret;
-		__u32 zero = 0;
+		int pa, pb, nfd, ret, ret_b;
 
 		topts.ctx_in = ctx;
 		topts.ctx_size_in = sizeof(ctx);
 		ret = bpf_prog_test_run_opts(fd, &topts) ? -errno : 0;
 		check("test_run_sleepable", ret == -EINVAL,
 		      "BPF_PROG_TEST_RUN: expected EINVAL, got %s", ret ? strerror(-ret) : "a run");
-		pa = bpf_map_create(BPF_MAP_TYPE_PROG_ARRAY, "bpfsleep_pa", 4, 4, 1, NULL);
-		ret = pa < 0 ? -errno : (bpf_map_update_elem(pa, &zero, &fd, BPF_ANY) ? -errno : 0);
+		/*
+		 * An array owned by a program that is not sleepable refuses
+		 * a sleepable one; one owned by a sleepable program refuses
+		 * the other kind (upstream's map->owner->sleepable)
+		 */
+		nfd = load_prog("ret0", 0, 0, -1, -1);
+		pa = prog_array_owned(nfd);
+		ret = prog_array_add(pa, fd);
+		pb = prog_array_owned(fd);
+		ret_b = prog_array_add(pb, nfd);
 		if (!has("progarraysleep"))
 			skip("prog_array_sleepable", "sleepable programs in prog arrays: patch 0015");
 		else
-			check("prog_array_sleepable", ret == -EINVAL,
-			      "prog array update: expected EINVAL, got %s", ret ? strerror(-ret) : "success");
+			check("prog_array_sleepable", nfd >= 0 && pa >= 0 && ret == -EINVAL &&
+			      pb >= 0 && ret_b == -EINVAL,
+			      "a sleepable program into an array of one that is not: %s (want EINVAL); the other way round: %s (want EINVAL); setup: %s, %s, %s",
+			      ret ? strerror(-ret) : "success", ret_b ? strerror(-ret_b) : "success",
+			      nfd < 0 ? strerror(-nfd) : "loaded", pa < 0 ? strerror(-pa) : "owned",
+			      pb < 0 ? strerror(-pb) : "owned");
 		if (pa >= 0)
 			close(pa);
+		if (pb >= 0)
+			close(pb);
+		if (nfd >= 0)
+			close(nfd);
 	} else {
 		skip("test_run_sleepable", "no sleepable raw_tp programs here (patch 0017)");
 		skip("prog_array_sleepable", "no sleepable raw_tp programs here (patch 0017)");
