@@ -30,7 +30,13 @@
  *   prog_array_sleepable  (progarraysleep, 0015) a prog array takes the
  *                      kind of its first program: a sleepable raw_tp
  *                      program into one owned by a program that is not,
- *                      and the other way round: EINVAL
+ *                      and the other way round: EINVAL; a caller that is
+ *                      not sleepable loads with the first array and is
+ *                      refused (EINVAL) with the second
+ *   prog_array_kprobe  a sleepable kprobe program (what a sleepable uprobe
+ *                      program is) into a prog array owned by a kprobe
+ *                      program that is not: EINVAL with progarraysleep
+ *                      (0015), accepted without (6.1's hole)
  *   kfunc_null_dst     (0019) a sleepable program passes a map value that
  *                      is NULL at run time (6.1's verifier lets a maybe-NULL
  *                      map value through) to the kfunc: -EINVAL, no oops
@@ -225,6 +231,24 @@ static int prog_array_owned(int prog)
 		return err;
 	}
 	return pa;
+}
+
+/* tail_caller, not sleepable, tail calling through prog array PA */
+static int load_tail_caller(int pa)
+{
+	static const char *const maps[] = { "jmp", NULL };
+	const int fds[] = { pa };
+	struct bpfsleep_bpf *skel;
+	int fd;
+
+	if (pa < 0)
+		return pa;
+	skel = bpfsleep_bpf__open();
+	if (!skel)
+		return -errno;
+	fd = bpft_load_one(skel->obj, "tail_caller", 0, maps, fds);
+	bpfsleep_bpf__destroy(skel);
+	return fd;
 }
 
 /* PROG into slot 1 of prog array PA: 0 or -errno */
@@ -534,7 +558,7 @@ static void refusals(void)
 	if (new && fd >= 0) {
 		LIBBPF_OPTS(bpf_test_run_opts, topts);
 		__u64 ctx[2] = { 0, 0 };
-		int pa, pb, nfd, ret, ret_b;
+		int pa, pb, nfd, cfd, cfd_b, ret, ret_b;
 
 		topts.ctx_in = ctx;
 		topts.ctx_size_in = sizeof(ctx);
@@ -551,15 +575,24 @@ static void refusals(void)
 		ret = prog_array_add(pa, fd);
 		pb = prog_array_owned(fd);
 		ret_b = prog_array_add(pb, nfd);
+		/* the load of a caller checks the array's owner too */
+		cfd = load_tail_caller(pa);
+		cfd_b = load_tail_caller(pb);
 		if (!has("progarraysleep"))
 			skip("prog_array_sleepable", "sleepable programs in prog arrays: patch 0015");
 		else
 			check("prog_array_sleepable", nfd >= 0 && pa >= 0 && ret == -EINVAL &&
-			      pb >= 0 && ret_b == -EINVAL,
-			      "a sleepable program into an array of one that is not: %s (want EINVAL); the other way round: %s (want EINVAL); setup: %s, %s, %s",
+			      pb >= 0 && ret_b == -EINVAL && cfd >= 0 && cfd_b == -EINVAL,
+			      "a sleepable program into an array of one that is not: %s (want EINVAL); the other way round: %s (want EINVAL); a caller that is not sleepable on the first array: %s (want a program), on the second: %s (want EINVAL); setup: %s, %s, %s",
 			      ret ? strerror(-ret) : "success", ret_b ? strerror(-ret_b) : "success",
+			      cfd >= 0 ? "a program" : strerror(-cfd),
+			      cfd_b >= 0 ? "a program" : strerror(-cfd_b),
 			      nfd < 0 ? strerror(-nfd) : "loaded", pa < 0 ? strerror(-pa) : "owned",
 			      pb < 0 ? strerror(-pb) : "owned");
+		if (cfd >= 0)
+			close(cfd);
+		if (cfd_b >= 0)
+			close(cfd_b);
 		if (pa >= 0)
 			close(pa);
 		if (pb >= 0)
@@ -572,6 +605,35 @@ static void refusals(void)
 	}
 	if (fd >= 0)
 		close(fd);
+
+	/* prog_array_kprobe: runs without sleepable raw_tp programs */
+	{
+		int kfd = load_prog("kp_ret0", 0, 0, -1, -1);
+		int skfd = load_prog("kp_ret0", 1, 0, -1, -1);
+		int pk = prog_array_owned(kfd);
+		int ret = prog_array_add(pk, skfd);
+
+		if (kfd < 0 || skfd < 0 || pk < 0)
+			check("prog_array_kprobe", 0, "setup: kprobe program %s, sleepable %s, array %s",
+			      kfd < 0 ? strerror(-kfd) : "loaded", skfd < 0 ? strerror(-skfd) : "loaded",
+			      pk < 0 ? strerror(-pk) : "owned");
+		else if (has("progarraysleep"))
+			check("prog_array_kprobe", ret == -EINVAL,
+			      "a sleepable kprobe program into an array of one that is not: %s (want EINVAL)",
+			      ret ? strerror(-ret) : "success");
+		else
+			check("prog_array_kprobe", ret == 0,
+			      "6.1 takes a sleepable kprobe program into an array of one that is not: %s (want success)",
+			      ret ? strerror(-ret) : "success");
+		if (!ret && !has("progarraysleep"))
+			printf("diag: this kernel lets a kprobe program tail call a sleepable one\n");
+		if (pk >= 0)
+			close(pk);
+		if (skfd >= 0)
+			close(skfd);
+		if (kfd >= 0)
+			close(kfd);
+	}
 
 	/* tpbtf_other_load */
 	tpid = libbpf_find_vmlinux_btf_id("sched_switch", BPF_TRACE_RAW_TP);

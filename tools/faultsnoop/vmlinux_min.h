@@ -29,6 +29,7 @@ enum {
 enum bpf_map_type {
 	BPF_MAP_TYPE_HASH = 1,
 	BPF_MAP_TYPE_ARRAY = 2,
+	BPF_MAP_TYPE_PROG_ARRAY = 3,
 	BPF_MAP_TYPE_RINGBUF = 27,
 };
 

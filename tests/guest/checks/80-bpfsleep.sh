@@ -55,7 +55,7 @@ bt_mode() {
 # --- the refusals
 bt_mode refusals \
 	rawtp_load rawtp_attach_other rawtp_attach_sys_enter test_run_sleepable \
-	prog_array_sleepable tpbtf_other_load tpbtf_sys_enter helper_nonsleepable \
+	prog_array_sleepable prog_array_kprobe tpbtf_other_load tpbtf_sys_enter helper_nonsleepable \
 	kfunc_nonsleepable kfunc_sleepable kfunc_null_dst link_detach copy_str_edge \
 	copy_str_cut_edge copy_str_long
 

@@ -41,6 +41,10 @@
  *           the others; the runs counted in counts[1].m
  *   tp_openat_pass  the same event, not sleepable: counts the calls of
  *           @tgid in counts[2].m, lets every record through
+ *   tail_caller  a raw_tp program that tail calls through its prog array
+ *           jmp (slot 0): what the prog array checks load as a caller
+ *   kp_ret0 returns 0: a kprobe program (sleepable: what a sleepable
+ *           uprobe program is), for the prog array checks
  *   null_dst  (kfunc object only) for getppid() of @tgid, the kfunc into
  *           the value of a key that buf does not have: a map value that
  *           is NULL at run time, passed without a NULL check (6.1's
@@ -73,6 +77,26 @@ extern int bpf_copy_from_user_str(void *dst, __u32 dst__sz,
 
 SEC("raw_tp")
 int ret0(void *ctx)
+{
+	return 0;
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 2);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} jmp SEC(".maps");
+
+SEC("raw_tp")
+int tail_caller(void *ctx)
+{
+	bpf_tail_call(ctx, &jmp, 0);
+	return 0;
+}
+
+SEC("kprobe")
+int kp_ret0(void *ctx)
 {
 	return 0;
 }
