@@ -6,7 +6,7 @@ log=${1:?usage: check-log.sh CONSOLE-LOG}
 pat='Kernel panic|Oops|BUG:|WARNING:|INFO: (possible|task .* blocked|rcu_(preempt|sched|tasks)|suspicious RCU)|possible (circular|recursive) locking|inconsistent lock state|lockdep is turned off|KASAN|UBSAN|sleeping function called from invalid context|rcu: INFO|self-detected stall|soft lockup|hard LOCKUP|general protection fault|Call Trace:|invalid opcode'
 
 # The one expected splat.  On a kernel whose sys_enter/sys_exit are
-# may-sleep (0005, feature syscalls) without 0009 (tpmode), i.e. the six,
+# may-sleep (0005, feature syscalls) without 0012 (tpmode), i.e. the six,
 # LTTng's ordinary tracepoint_probe_register() is refused with -EINVAL;
 # lttng-modules 2.13.9 warns (WARN_ON_ONCE(ret) in
 # lttng_tracepoint_probe_register()), goes on without its probe and, at

@@ -85,11 +85,11 @@ def trace_cmd(v, log):
         s = f'{v}: {path} of {calls} records show the path after the pointer'
         if has(log, 'ustrings'):
             s += (': new, the event records the user string, copied with page faults '
-                  'allowed (0007)')
+                  'allowed (0010)')
     elif bare == calls:
         s = f'{v}: {bare} of {calls} records show the pointer alone'
         if not has(log, 'ustrings'):
-            s += ': without 0007 the event records no string'
+            s += ': without 0010 the event records no string'
     else:
         s = f'{v}: of {calls} records, {path} show the path, {bare} the pointer alone'
     say(s + '.')
@@ -117,7 +117,7 @@ def bpftrace(v, log):
         all_empty = all_empty and not read and empty == calls
         if where.startswith('syscalls') and read and has(log, 'ustrings'):
             why = (': new, that event\'s own probe copies the path first, faulting its page '
-                   'in (0007)')
+                   'in (0010)')
         elif why and not read and empty == calls:
             why += ', and nothing does at raw_syscalls'
     if all_empty:
@@ -145,7 +145,7 @@ def faultsnoop(v, log):
              + f' calls exactly (open_how, argv), {misses} recursion misses')
         if all(n == calls for _, n in got) and has(log, 'ustrcopy') and has(log, 'bpfsleep'):
             s += (': new, a sleepable BPF program at sys_enter copies them with page faults '
-                  'allowed (0016, 0017, 0019)')
+                  'allowed (0018, 0019, 0021)')
         say(s + '.')
         for line in lines[:3]:
             show(line)

@@ -4,7 +4,8 @@
 # bpftrace, trace-cmd and libbpf-tools (opensnoop, execsnoop, syscount)
 # with their libraries, faultsnoop (tools/faultsnoop), our static test
 # programs, the test modules built against the variant, the tree's ftrace
-# selftests.  Reproducible: sorted, zero mtimes, root owner.
+# selftests and the series' BPF selftests.  Reproducible: sorted, zero
+# mtimes, root owner.
 . "$(dirname "$0")/lib.sh"
 VARIANT=${1:?usage: initramfs.sh VARIANT}
 arch_setup "$VARIANT"
@@ -140,6 +141,21 @@ fi
 
 # Our static test programs (tests/Makefile: checks, bench, stress).
 test_programs "$root/tests/bin"
+
+# The BPF selftests of the series (0030), where the tree has them: built
+# from the tree for this kernel into minimal runners
+# (tests/bpf-selftests), with the subtests each must report
+# (tests/guest/checks/85-bpf-selftests.sh).
+mkdir -p "$root/tests/bpf-selftests"
+if [ -f "$tree/tools/testing/selftests/bpf/prog_tests/tp_sleepable.c" ]; then
+	bst=$BUILD/bpf-selftests/$VARIANT
+	rm -rf "$bst"
+	make -s -C "$TOP/tests/bpf-selftests" ARCH="$ARCH" DEB="$BUILD/src" \
+		TREE="$tree" VMLINUX="$obj/vmlinux" OUT="$bst" >"$LOGS/bpf-selftests-$VARIANT.log" 2>&1 ||
+		{ cat "$LOGS/bpf-selftests-$VARIANT.log"; die "the series' BPF selftests do not build against $VARIANT (tests/bpf-selftests)"; }
+	cp "$bst"/test_progs_* "$root/tests/bin/"
+	cp "$bst"/*.subtests "$root/tests/bpf-selftests/"
+fi
 
 # The test modules, built against this variant (out of the source dir, so
 # variants do not share objects).

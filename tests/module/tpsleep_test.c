@@ -713,7 +713,7 @@ static void tpst_tr_dwell(int i)
 }
 
 /*
- * Whether @tp's static call selects its sleep iterator now (0009: while a
+ * Whether @tp's static call selects its sleep iterator now (0012: while a
  * sleeping probe is connected).  Without HAVE_STATIC_CALL (arm64, riscv)
  * the key is only read by __DO_TRACE_CALL_MAYSLEEP() to choose between the
  * two iterators: the generic fallback this tells the checks ran.

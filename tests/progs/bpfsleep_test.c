@@ -1,23 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bpfsleep_test refusals|uffd|tp "FEATURES" | pinned: sleepable BPF programs on
- * may-sleep tracepoints (follow-up patches 0014-0019).  Prints one
+ * may-sleep tracepoints (follow-up patches 0017-0021).  Prints one
  * "check NAME ok|fail|skip WHY" line per check (ktap_check_lines).
  *
  * refusals FEATURES (the kernel's /tests/features: each expectation
  * follows the patch that changes it, so every prefix of the series
  * asserts its own side; without the patch, 6.1's behaviour):
  *   rawtp_load         a sleepable raw_tp program: loads with bpfsleepload
- *                      (0017); else refused (EINVAL, "can be sleepable")
- *   rawtp_attach_other (0017) attaching it to sched_switch: EINVAL
- *   rawtp_attach_sys_enter  (0017) attaching it to sys_enter works
+ *                      (0019); else refused (EINVAL, "can be sleepable")
+ *   rawtp_attach_other (0019) attaching it to sched_switch: EINVAL
+ *   rawtp_attach_sys_enter  (0019) attaching it to sys_enter works
  *   tpbtf_other_load   a sleepable tp_btf program for sched_switch: with
  *                      bpfsleepload refused at load (EINVAL, "Sleepable
  *                      program cannot attach to non-faultable
- *                      tracepoint"); without, 6.1 loads it: the hole
- *                      (asserted, reported, not attached)
- *   tpbtf_sys_enter    (bpfsleep, 0016) a sleepable tp_btf program for
- *                      sys_enter loads and attaches
+ *                      tracepoint"); with tpbtfnosleep (0007) alone,
+ *                      refused (EINVAL, "can be sleepable"); with
+ *                      neither, 6.1 loads it: the hole (asserted,
+ *                      reported, not attached)
+ *   tpbtf_sys_enter    (bpfsleep, 0018) a sleepable tp_btf program for
+ *                      sys_enter loads and attaches; with tpbtfnosleep
+ *                      (0007) and without bpfsleepload, refused at load
+ *                      (EINVAL, "can be sleepable")
  *   helper_nonsleepable  a raw_tp program that is not sleepable calling
  *                      bpf_copy_from_user(): EINVAL, the helper refused
  *                      (all kernels)
@@ -25,9 +29,9 @@
  *                      that is not sleepable: EINVAL, "is sleepable but the
  *                      program is not" (where the kfunc exists)
  *   kfunc_sleepable    a sleepable raw_tp program calling it loads
- *   test_run_sleepable (0017) BPF_PROG_TEST_RUN of a sleepable raw_tp
+ *   test_run_sleepable (0019) BPF_PROG_TEST_RUN of a sleepable raw_tp
  *                      program: EINVAL (it would run with preemption off)
- *   prog_array_sleepable  (progarraysleep, 0015) a prog array takes the
+ *   prog_array_sleepable  (progarraysleep, 0008) a prog array takes the
  *                      kind of its first program: a sleepable raw_tp
  *                      program into one owned by a program that is not,
  *                      and the other way round: EINVAL; a caller that is
@@ -36,20 +40,20 @@
  *   prog_array_kprobe  a sleepable kprobe program (what a sleepable uprobe
  *                      program is) into a prog array owned by a kprobe
  *                      program that is not: EINVAL with progarraysleep
- *                      (0015), accepted without (6.1's hole)
- *   kfunc_null_dst     (0019) a sleepable program passes a map value that
+ *                      (0008), accepted without (6.1's hole)
+ *   kfunc_null_dst     (0021) a sleepable program passes a map value that
  *                      is NULL at run time (6.1's verifier lets a maybe-NULL
  *                      map value through) to the kfunc: -EINVAL, no oops
  *   link_detach        BPF_LINK_DETACH of a raw_tp link: with rawtpdetach
- *                      (0014) 0 and the program stops running; else
+ *                      (0017) 0 and the program stops running; else
  *                      EOPNOTSUPP
- *   copy_str_edge      (ustrcopy, 0019) the sleepable program copies with
+ *   copy_str_edge      (ustrcopy, 0021) the sleepable program copies with
  *                      the kfunc a path that ends in the last byte before
  *                      a PROT_NONE page, in a page never touched: whole
- *   copy_str_long      (0019) a resident 100-byte path: the 64-byte copy
+ *   copy_str_long      (0021) a resident 100-byte path: the 64-byte copy
  *                      returns 64 with its first 63 bytes, and the map
  *                      value after the copy (a 0xff canary) is untouched
- *   copy_str_cut_edge  (0019) 63 bytes without a NUL end the page before a
+ *   copy_str_cut_edge  (0021) 63 bytes without a NUL end the page before a
  *                      PROT_NONE page: the 64-byte copy is cut to them
  *                      (64, no -EFAULT: the kfunc reads no byte past the
  *                      63 it needs where that byte is on another page)
@@ -65,10 +69,10 @@
  *                      blocked returns within 1 s
  *   uffd_resolved      after UFFDIO_COPY, A's openat() returns and the
  *                      program's run completes (its copy counted)
- *   uffd_copy_word_edge  (0019) a path that ends before a userfaultfd
+ *   uffd_copy_word_edge  (0021) a path that ends before a userfaultfd
  *                      page: the kfunc's copy does not touch the page
  *                      (see uffd_word_edge())
- *   uffd_perf_close    (perfbpfput, 0024) closing a perf event with a
+ *   uffd_perf_close    (perfbpfput, 0026) closing a perf event with a
  *                      tracepoint program (syscalls:sys_enter_getppid,
  *                      not sleepable) while A is blocked returns within
  *                      1 s; 6.1 waits for A's Tasks Trace read-side
@@ -79,7 +83,7 @@
  *                      its CPU until migrate_enable() restores its mask
  *
  * tp FEATURES: sleepable tracepoint programs (BPF_PROG_TYPE_TRACEPOINT)
- * on the syscall events, through perf (bpftpsleep, 0025; without it 6.1's
+ * on the syscall events, through perf (bpftpsleep, 0027; without it 6.1's
  * refusal at load is asserted and the rest skipped):
  *   tp_load            a sleepable tracepoint program loads; without the
  *                      patch EINVAL, "can be sleepable"
@@ -90,7 +94,7 @@
  *                      reads the last of them (offset 40) attaches
  *   tp_openat          on syscalls:sys_enter_openat it copies the path of
  *                      N openat() calls whose paths are in pages never
- *                      touched, with the kfunc (0019, before 0025): N of
+ *                      touched, with the kfunc (0021, before 0027): N of
  *                      N whole, no miss
  *   tp_mixed           a program that is not sleepable on the same event
  *                      runs for each of the N calls too
@@ -552,8 +556,8 @@ static void refusals(void)
 		if (lfd >= 0)
 			close(lfd);
 	} else {
-		skip("rawtp_attach_other", new ? "no program" : "no sleepable raw_tp programs here (patch 0017)");
-		skip("rawtp_attach_sys_enter", new ? "no program" : "no sleepable raw_tp programs here (patch 0017)");
+		skip("rawtp_attach_other", new ? "no program" : "no sleepable raw_tp programs here (patch 0019)");
+		skip("rawtp_attach_sys_enter", new ? "no program" : "no sleepable raw_tp programs here (patch 0019)");
 	}
 	if (new && fd >= 0) {
 		LIBBPF_OPTS(bpf_test_run_opts, topts);
@@ -579,7 +583,7 @@ static void refusals(void)
 		cfd = load_tail_caller(pa);
 		cfd_b = load_tail_caller(pb);
 		if (!has("progarraysleep"))
-			skip("prog_array_sleepable", "sleepable programs in prog arrays: patch 0015");
+			skip("prog_array_sleepable", "sleepable programs in prog arrays: patch 0008");
 		else
 			check("prog_array_sleepable", nfd >= 0 && pa >= 0 && ret == -EINVAL &&
 			      pb >= 0 && ret_b == -EINVAL && cfd >= 0 && cfd_b == -EINVAL,
@@ -600,8 +604,8 @@ static void refusals(void)
 		if (nfd >= 0)
 			close(nfd);
 	} else {
-		skip("test_run_sleepable", "no sleepable raw_tp programs here (patch 0017)");
-		skip("prog_array_sleepable", "no sleepable raw_tp programs here (patch 0017)");
+		skip("test_run_sleepable", "no sleepable raw_tp programs here (patch 0019)");
+		skip("prog_array_sleepable", "no sleepable raw_tp programs here (patch 0019)");
 	}
 	if (fd >= 0)
 		close(fd);
@@ -647,6 +651,11 @@ static void refusals(void)
 			      strstr(bpft_log, "Sleepable program cannot attach to non-faultable tracepoint"),
 			      "expected EINVAL and the log line, got %s: %s",
 			      fd >= 0 ? "a program" : strerror(-fd), log_tail());
+		else if (has("tpbtfnosleep"))
+			/* the fix alone: no sleepable tp_btf program at all */
+			check("tpbtf_other_load", fd == -EINVAL && strstr(bpft_log, "can be sleepable"),
+			      "expected EINVAL and 'can be sleepable', got %s: %s",
+			      fd >= 0 ? "a program" : strerror(-fd), log_tail());
 		else {
 			/* the hole: 6.1 loads it (it would run with preemption disabled) */
 			check("tpbtf_other_load", fd >= 0,
@@ -660,14 +669,20 @@ static void refusals(void)
 	/* tpbtf_sys_enter */
 	tpid = libbpf_find_vmlinux_btf_id("sys_enter", BPF_TRACE_RAW_TP);
 	if (!has("bpfsleep")) {
-		skip("tpbtf_sys_enter", "no sleepable tp_btf programs on sys_enter here (patch 0016)");
+		skip("tpbtf_sys_enter", "no sleepable tp_btf programs on sys_enter here (patch 0018)");
 	} else if (tpid < 0) {
 		check("tpbtf_sys_enter", 0, "no BTF id for btf_trace_sys_enter");
 	} else {
 		fd = load_prog("ret0_sys_enter", 1, 0, -1, -1);
 		lfd = fd >= 0 ? tp_open(NULL, fd) : fd;
-		check("tpbtf_sys_enter", lfd >= 0, "load/attach: %s: %s",
-		      strerror(-lfd), log_tail());
+		if (has("tpbtfnosleep") && !new)
+			/* the fix without 0019: refused at load, like any */
+			check("tpbtf_sys_enter", fd == -EINVAL && strstr(bpft_log, "can be sleepable"),
+			      "expected EINVAL and 'can be sleepable' (0007 without 0019), got %s: %s",
+			      fd >= 0 ? "a program" : strerror(-fd), log_tail());
+		else
+			check("tpbtf_sys_enter", lfd >= 0, "load/attach: %s: %s",
+			      strerror(-lfd), log_tail());
 		if (lfd >= 0)
 			close(lfd);
 		if (fd >= 0)
@@ -687,12 +702,12 @@ static void refusals(void)
 
 	kid = kfunc_id();
 	if (!has("ustrcopy")) {
-		skip("kfunc_nonsleepable", "no bpf_copy_from_user_str kfunc here (patch 0019)");
-		skip("kfunc_sleepable", "no bpf_copy_from_user_str kfunc here (patch 0019)");
-		skip("copy_str_edge", "no bpf_copy_from_user_str kfunc here (patch 0019)");
-		skip("copy_str_cut_edge", "no bpf_copy_from_user_str kfunc here (patch 0019)");
-		skip("copy_str_long", "no bpf_copy_from_user_str kfunc here (patch 0019)");
-		skip("kfunc_null_dst", "no bpf_copy_from_user_str kfunc here (patch 0019)");
+		skip("kfunc_nonsleepable", "no bpf_copy_from_user_str kfunc here (patch 0021)");
+		skip("kfunc_sleepable", "no bpf_copy_from_user_str kfunc here (patch 0021)");
+		skip("copy_str_edge", "no bpf_copy_from_user_str kfunc here (patch 0021)");
+		skip("copy_str_cut_edge", "no bpf_copy_from_user_str kfunc here (patch 0021)");
+		skip("copy_str_long", "no bpf_copy_from_user_str kfunc here (patch 0021)");
+		skip("kfunc_null_dst", "no bpf_copy_from_user_str kfunc here (patch 0021)");
 	} else if (kid < 0) {
 		check("kfunc_null_dst", 0, "no bpf_copy_from_user_str in the kernel's BTF");
 		check("kfunc_nonsleepable", 0, "no bpf_copy_from_user_str in the kernel's BTF");
@@ -925,7 +940,7 @@ static void *task_e(void *arg)
 }
 
 /*
- * uffd_copy_word_edge (ustrcopy, 0019): a 56-character path whose NUL is
+ * uffd_copy_word_edge (ustrcopy, 0021): a 56-character path whose NUL is
  * the last byte before a userfaultfd page, so that the 64th byte from its
  * start is at offset 6 of that page: the last offset where a word read
  * ending there still starts on the page before.  The kfunc's 64-byte copy
@@ -943,7 +958,7 @@ static void uffd_word_edge(void)
 	char *upg;
 
 	if (kid <= 0) {
-		printf("check uffd_copy_word_edge skip no bpf_copy_from_user_str() kfunc (patch 0019)\n");
+		printf("check uffd_copy_word_edge skip no bpf_copy_from_user_str() kfunc (patch 0021)\n");
 		return;
 	}
 	upg = uffd_page(&ufd, 2);
@@ -1035,7 +1050,7 @@ static void uffd(void)
 			      perf_closed ? "returned" : "still blocked",
 			      perf_closed ? t_close : now_ms() - t0, a_done);
 		else
-			printf("check uffd_perf_close skip the detach of a perf event's program waits for the Tasks Trace readers (patch 0024): %s after %lld ms\n",
+			printf("check uffd_perf_close skip the detach of a perf event's program waits for the Tasks Trace readers (patch 0026): %s after %lld ms\n",
 			       perf_closed ? "returned" : "still blocked",
 			       perf_closed ? t_close : now_ms() - t0);
 		printf("diag: closing a perf event with a tracepoint program: %s after %lld ms while A is blocked\n",
@@ -1577,14 +1592,14 @@ static void tp(void)
 		check("tp_load", fd == -EINVAL && strstr(bpft_log, "can be sleepable"),
 		      "expected EINVAL and 'can be sleepable', got %s: %s",
 		      fd < 0 ? strerror(-fd) : "a program", log_tail());
-		printf("check tp_attach_other skip no sleepable tracepoint programs (patch 0025)\n");
-		printf("check tp_ctx_past_args skip no sleepable tracepoint programs (patch 0025)\n");
-		printf("check tp_openat skip no sleepable tracepoint programs (patch 0025)\n");
-		printf("check tp_mixed skip no sleepable tracepoint programs (patch 0025)\n");
-		printf("check tp_enter_nostr skip no sleepable tracepoint programs (patch 0025)\n");
-		printf("check tp_exit_getcwd skip no sleepable tracepoint programs (patch 0025)\n");
-		printf("check tp_filter skip no sleepable tracepoint programs (patch 0025)\n");
-		printf("check tp_uffd_close skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_attach_other skip no sleepable tracepoint programs (patch 0027)\n");
+		printf("check tp_ctx_past_args skip no sleepable tracepoint programs (patch 0027)\n");
+		printf("check tp_openat skip no sleepable tracepoint programs (patch 0027)\n");
+		printf("check tp_mixed skip no sleepable tracepoint programs (patch 0027)\n");
+		printf("check tp_enter_nostr skip no sleepable tracepoint programs (patch 0027)\n");
+		printf("check tp_exit_getcwd skip no sleepable tracepoint programs (patch 0027)\n");
+		printf("check tp_filter skip no sleepable tracepoint programs (patch 0027)\n");
+		printf("check tp_uffd_close skip no sleepable tracepoint programs (patch 0027)\n");
 		return;
 	}
 	check("tp_load", fd >= 0, "load: %s: %s", strerror(-fd), log_tail());

@@ -14,15 +14,15 @@
  * six; the BPF probe of a sleepable program in the follow-up) is called
  * with the data the parker loaded, so that data must still be whole.  A
  * probe that does not sleep (the follow-up's probe of this program, from
- * 0010) is called only through its entry in the current array, with
- * preemption disabled, as on any tracepoint (0009): once removed, never.
+ * 0013) is called only through its entry in the current array, with
+ * preemption disabled, as on any tracepoint (0012): once removed, never.
  *
  *   attached         the program ran for each of 3 events
  *   parked           the parker loaded the BPF probe
  *   link_close       the parked probe sleeps, with "sync" (the six,
  *                    patch 3): closing the link did not return while the
  *                    caller was parked (bpf_probe_unregister() waits for
- *                    it); with "deferred" (follow-up patch 0013), or when
+ *                    it); with "deferred" (follow-up patch 0016), or when
  *                    the probe does not sleep: it returned at once
  *   close_returns    it returned (once the caller was released)
  *   ran              a probe that sleeps: the parked call ran the
@@ -38,7 +38,7 @@
  *
  * Usage: tpst_bpflife [sync|deferred [sleeps|ordinary]]  (default sync
  * sleeps): the second word is what the kernel's features say the BPF probe
- * must be (the six: every probe sleeps; from 0010: ordinary); "parked"
+ * must be (the six: every probe sleeps; from 0013: ordinary); "parked"
  * fails when the probe the parker loaded is the other kind.
  *
  * Prints "check NAME ok|fail WHY" lines; exit status 1 if any failed.

@@ -354,8 +354,8 @@ elif [ ! -c /dev/fuse ] || ! grep -qw fuse /proc/filesystems || ! mkdir -p /tmp/
 	done
 else
 	st_tracing_clean
-	# faultsnoop runs where its kfunc is (0019, after the sleepable
-	# tp_btf programs of 0016-0017), as in 80-bpfsleep.sh
+	# faultsnoop runs where its kfunc is (0021, after the sleepable
+	# tp_btf programs of 0018-0019), as in 80-bpfsleep.sh
 	if has_feature ustrcopy; then
 		snoop="snoop $W/fuse-faultsnoop.out"
 	else
@@ -398,7 +398,7 @@ elif ! insmod /tests/modules/tpsleep_class.ko > $W/insmod-class.out 2>&1; then
 	ktap_fail stress.bpflife.module_load "$(tr '\n' ' ' < $W/insmod-class.out)"
 else
 	if has_feature bpflinkgp; then lmode=deferred; else lmode=sync; fi
-	# the BPF probe of a program that is not sleepable: ordinary from 0010
+	# the BPF probe of a program that is not sleepable: ordinary from 0013
 	if has_feature atomicprobes; then pmode=ordinary; else pmode=sleeps; fi
 	st_run 120 $W/bpflife.out $BIN/tpst_bpflife $lmode $pmode
 	st_checks stress.bpflife $W/bpflife.out $? $LIFE

@@ -534,7 +534,7 @@ else
 	ktap_skip_all ustr "$NEED_KNOB" knob_default knob_off knob_cut knob_max knob_clamp knob_instance
 fi
 
-# --- the probe switch calls each probe once per system call (0011) ------
+# --- the probe switch calls each probe once per system call (0014) ------
 # Instance A records sys_enter_getppid and sys_enter_openat (strings), and
 # its knob goes 0 <-> 63 in a loop: its sys_enter probe is replaced by the
 # one that sleeps and back.  Instance B records sys_enter_getppid, and its

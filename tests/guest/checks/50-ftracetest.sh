@@ -28,7 +28,7 @@ ft_cases() {
 	echo test.d/dynevent/eprobes_syntax_errors.tc
 	echo test.d/dynevent/test_duplicates.tc
 	echo test.d/trigger/inter-event/trigger-synthetic-eprobe.tc
-	# the cases the series adds (0007, 0008), where the tree has them
+	# the cases the series adds (0010, 0011), where the tree has them
 	for c in $(series_cases); do
 		if [ -f $FT/$c ]; then echo $c; fi
 	done
@@ -101,12 +101,12 @@ while read -r c kind; do
 done < $W/expected
 
 # The series' cases (both "flags: instance") on a tree that lacks them: a
-# prefix before 0007/0008 or an unpatched kernel.  SKIP, so every variant
+# prefix before 0010/0011 or an unpatched kernel.  SKIP, so every variant
 # reports every catalogue name.
 for c in $(series_cases); do
 	[ -f $FT/$c ] && continue
-	ktap_skip "ftracetest.${c##*/}" "not in this tree (the series adds it: 0007/0008)"
-	ktap_skip "ftracetest.${c##*/}.instance" "not in this tree (the series adds it: 0007/0008)"
+	ktap_skip "ftracetest.${c##*/}" "not in this tree (the series adds it: 0010/0011)"
+	ktap_skip "ftracetest.${c##*/}.instance" "not in this tree (the series adds it: 0010/0011)"
 done
 
 # ftracetest's own cleanup (finish_ftrace) resets tracefs; make sure.

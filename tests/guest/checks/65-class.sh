@@ -24,8 +24,8 @@
 #                          are closed while a caller holding it is parked
 #                          is not run freed (patch 3, tpst_bpflife): a
 #                          probe that sleeps is kept for the caller
-#                          (closing waits, from 0013 the put is
-#                          deferred), one that does not (from 0010) is
+#                          (closing waits, from 0016 the put is
+#                          deferred), one that does not (from 0013) is
 #                          skipped once removed, as the iterator does
 #  class.unload            the module unloads
 # Sourced by run-checks.sh after ktap.sh; busybox sh, POSIX only.
@@ -168,9 +168,9 @@ fi
 # --- BPF program lifetime ---------------------------------------------------
 if has_feature bpf; then
 	# closing the link waits for the parked caller (the six), or returns
-	# at once and the program is put later (follow-up 0013, bpflinkgp)
+	# at once and the program is put later (follow-up 0016, bpflinkgp)
 	if has_feature bpflinkgp; then lmode=deferred; else lmode=sync; fi
-	# the BPF probe of a program that is not sleepable: ordinary from 0010
+	# the BPF probe of a program that is not sleepable: ordinary from 0013
 	if has_feature atomicprobes; then pmode=ordinary; else pmode=sleeps; fi
 	tpst_bpflife $lmode $pmode > $W/life.out 2>&1
 	rc=$?

@@ -1,5 +1,5 @@
 # 80-bpfsleep.sh: sleepable BPF programs on may-sleep tracepoints
-# (follow-up patches 0012-0021) and faultsnoop, the libbpf tool that uses
+# (follow-up patches 0015-0023) and faultsnoop, the libbpf tool that uses
 # them.
 #  bpfsleep.refusals.*   tests/progs/bpfsleep_test refusals (see there):
 #                        loads, attach/load refusals with their errno and
@@ -9,10 +9,10 @@
 #  bpfsleep.uffd.*       a sleepable program blocked on a userfaultfd page:
 #                        another task's events on its CPU all counted, no
 #                        recursion miss, closing its link returns, closing
-#                        a perf event with a program returns (0024), the
+#                        a perf event with a program returns (0026), the
 #                        fault resolved, the task free to move to CPU 1
 #  bpfsleep.tp.*         sleepable tracepoint programs on the syscall
-#                        events through perf (0025): load (refused without
+#                        events through perf (0027): load (refused without
 #                        the patch), refused on other events, N of N
 #                        non-resident openat() paths and getcwd() exits,
 #                        a program that does not sleep beside them, the
@@ -59,16 +59,16 @@ bt_mode refusals \
 	kfunc_nonsleepable kfunc_sleepable kfunc_null_dst link_detach copy_str_edge \
 	copy_str_cut_edge copy_str_long
 
-# --- blocked on a userfaultfd page: a sleepable raw_tp program (0016, 0017)
+# --- blocked on a userfaultfd page: a sleepable raw_tp program (0018, 0019)
 if has_feature bpfsleep && has_feature bpfsleepload; then
 	bt_mode uffd \
 		uffd_blocked uffd_other_task uffd_misses uffd_perf_close uffd_close uffd_resolved uffd_hop uffd_copy_word_edge
 else
-	ktap_skip_all bpfsleep.uffd "no sleepable raw_tp programs on may-sleep tracepoints (patches 0016-0017)" \
+	ktap_skip_all bpfsleep.uffd "no sleepable raw_tp programs on may-sleep tracepoints (patches 0018-0019)" \
 		uffd_blocked uffd_other_task uffd_misses uffd_perf_close uffd_close uffd_resolved uffd_hop uffd_copy_word_edge
 fi
 
-# --- sleepable tracepoint programs through perf (0025); on the kernels
+# --- sleepable tracepoint programs through perf (0027); on the kernels
 # without the patch, the load's refusal
 bt_mode tp \
 	tp_load tp_attach_other tp_ctx_past_args tp_openat tp_mixed tp_enter_nostr tp_exit_getcwd tp_filter tp_uffd_close
@@ -95,7 +95,7 @@ if ! has_feature ustrcopy; then
 	fi
 	echo "[demo:faultsnoop] # refused=1 status=$st"
 	tail -n 1 $BW/fs.err | sed 's/^/[demo:faultsnoop] /'
-	ktap_skip_all faultsnoop "needs the follow-up's sleepable programs (patches 0016-0019)" \
+	ktap_skip_all faultsnoop "needs the follow-up's sleepable programs (patches 0018-0021)" \
 		openat openat2 execve misses
 else
 	ktap_skip faultsnoop.refuses "the kernel has the follow-up: faultsnoop runs"
@@ -224,7 +224,7 @@ if command -v bpftrace > /dev/null; then
 fi
 
 # --- runs on both CPUs, then CPU 1's hotplug waits for a run pinned there
-# (0016-0017; the inline fast paths of 0020-0021 keep the count of pinned
+# (0018-0019; the inline fast paths of 0022-0023 keep the count of pinned
 # tasks that the offline waits for).  Last: a hotplug that never ends
 # keeps the CPU hotplug lock, and every tracepoint attach after it hangs.
 if has_feature bpfsleep && has_feature bpfsleepload; then
@@ -251,7 +251,7 @@ if has_feature bpfsleep && has_feature bpfsleepload; then
 		pinned_runs pinned_offline
 	grep '^diag: ' $BW/pinned.out | while read -r l; do ktap_diag "bpfsleep: ${l#diag: }"; done
 else
-	ktap_skip_all bpfsleep.pinned "no sleepable raw_tp programs on may-sleep tracepoints (patches 0016-0017)" \
+	ktap_skip_all bpfsleep.pinned "no sleepable raw_tp programs on may-sleep tracepoints (patches 0018-0019)" \
 		pinned_runs pinned_offline
 fi
 

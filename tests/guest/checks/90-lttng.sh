@@ -12,10 +12,10 @@
 #                      tp_open (its pid, filename): the session records on
 #                      this kernel, whatever happens to the syscall events
 #  lttng.openat_path   sys_enter ordinary (no 0005) or taking ordinary
-#                      probes (0009 tpmode): babeltrace2 shows
+#                      probes (0012 tpmode): babeltrace2 shows
 #                      syscall_entry_openat with tp_open's pid and
 #                      filename = "the known path".  The six (0005 without
-#                      0009): the may-sleep sys_enter/sys_exit refuse
+#                      0012): the may-sleep sys_enter/sys_exit refuse
 #                      LTTng's ordinary tracepoint_probe_register() with
 #                      -EINVAL, lttng-modules goes on without its probe:
 #                      no syscall event at all (a pass, said in a diag)

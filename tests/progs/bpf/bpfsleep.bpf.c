@@ -16,7 +16,7 @@
  *           copy counted in counts[1].m.  Built twice: here with
  *           bpf_copy_from_user(), in bpfsleep_kfunc.bpf.c (which
  *           includes this file) with the kfunc bpf_copy_from_user_str()
- *           (0019), which only kernels that have it can load
+ *           (0021), which only kernels that have it can load
  *   tp_ret0 a tracepoint program that returns 0 (what the refusals and
  *           uffd_perf_close attach)
  *   tp_openat  a tracepoint program for syscalls:sys_enter_openat of

@@ -402,7 +402,7 @@ int main(int argc, char **argv)
 			   "sleepable programs: %llu runs, %llu recursion misses",
 			   (unsigned long long)runs, (unsigned long long)misses);
 	} else {
-		printf("check sleepable skip no sleepable programs on may-sleep tracepoints here (patches 0016-0017)\n");
+		printf("check sleepable skip no sleepable programs on may-sleep tracepoints here (patches 0018-0019)\n");
 	}
 	total = t_ftrace.cycles + t_perf.cycles + t_perfbpf.cycles +
 		rawtp_all.cycles;
