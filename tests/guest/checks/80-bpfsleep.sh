@@ -1,5 +1,5 @@
 # 80-bpfsleep.sh: sleepable BPF programs on may-sleep tracepoints
-# (follow-up patches 0015-0023) and faultsnoop, the libbpf tool that uses
+# (follow-up patches 0007-0008, 0015-0023) and faultsnoop, the libbpf tool that uses
 # them.
 #  bpfsleep.refusals.*   tests/progs/bpfsleep_test refusals (see there):
 #                        loads, attach/load refusals with their errno and
