@@ -284,6 +284,17 @@ static const char *log_tail(void)
 	return p ? p + 1 : bpft_log;
 }
 
+/*
+ * Check NAME: the load of a sleepable program (@fd) was refused because
+ * its kind can not be sleepable (EINVAL, "... can be sleepable").
+ */
+static void check_refused_kind(const char *name, int fd)
+{
+	check(name, fd == -EINVAL && strstr(bpft_log, "can be sleepable"),
+	      "expected EINVAL and 'can be sleepable', got %s: %s",
+	      fd >= 0 ? "a program" : strerror(-fd), log_tail());
+}
+
 static __u64 counter_at(int map_fd, __u32 key, int m)
 {
 	__u64 v[2] = { 0, 0 };
@@ -540,9 +551,7 @@ static void refusals(void)
 	if (new)
 		check("rawtp_load", fd >= 0, "load: %s: %s", strerror(-fd), log_tail());
 	else
-		check("rawtp_load", fd == -EINVAL && strstr(bpft_log, "can be sleepable"),
-		      "expected EINVAL and 'can be sleepable', got %s: %s",
-		      fd >= 0 ? "a program" : strerror(-fd), log_tail());
+		check_refused_kind("rawtp_load", fd);
 	if (new && fd >= 0) {
 		lfd = tp_open("sched_switch", fd);
 		check("rawtp_attach_other", lfd == -EINVAL,
@@ -653,9 +662,7 @@ static void refusals(void)
 			      fd >= 0 ? "a program" : strerror(-fd), log_tail());
 		else if (has("tpbtfnosleep"))
 			/* the fix alone: no sleepable tp_btf program at all */
-			check("tpbtf_other_load", fd == -EINVAL && strstr(bpft_log, "can be sleepable"),
-			      "expected EINVAL and 'can be sleepable', got %s: %s",
-			      fd >= 0 ? "a program" : strerror(-fd), log_tail());
+			check_refused_kind("tpbtf_other_load", fd);
 		else {
 			/* the hole: 6.1 loads it (it would run with preemption disabled) */
 			check("tpbtf_other_load", fd >= 0,
@@ -677,9 +684,7 @@ static void refusals(void)
 		lfd = fd >= 0 ? tp_open(NULL, fd) : fd;
 		if (has("tpbtfnosleep") && !new)
 			/* the fix without 0019: refused at load, like any */
-			check("tpbtf_sys_enter", fd == -EINVAL && strstr(bpft_log, "can be sleepable"),
-			      "expected EINVAL and 'can be sleepable' (0007 without 0019), got %s: %s",
-			      fd >= 0 ? "a program" : strerror(-fd), log_tail());
+			check_refused_kind("tpbtf_sys_enter", fd);
 		else
 			check("tpbtf_sys_enter", lfd >= 0, "load/attach: %s: %s",
 			      strerror(-lfd), log_tail());
@@ -1589,9 +1594,7 @@ static void tp(void)
 	buf = array(64, 2);
 	fd = load_prog("tp_openat", 1, kfunc, counts, buf);
 	if (!has("bpftpsleep")) {
-		check("tp_load", fd == -EINVAL && strstr(bpft_log, "can be sleepable"),
-		      "expected EINVAL and 'can be sleepable', got %s: %s",
-		      fd < 0 ? strerror(-fd) : "a program", log_tail());
+		check_refused_kind("tp_load", fd);
 		printf("check tp_attach_other skip no sleepable tracepoint programs (patch 0027)\n");
 		printf("check tp_ctx_past_args skip no sleepable tracepoint programs (patch 0027)\n");
 		printf("check tp_openat skip no sleepable tracepoint programs (patch 0027)\n");
