@@ -128,6 +128,11 @@ printf '[trace]\n\tshow_zeros = yes\n' > $W/perfconfig
 # low32 HEX: how perf 6.1 prints a pointer it has no string for ("%#x")
 low32() { printf '%#x' $((0x${1:-0} & 0xffffffff)); }
 
+# --sort-events: perf trace reads the per-CPU buffers in turn and, unsorted,
+# handles an event of one CPU before an earlier one of another.  When PROG
+# migrates, it then prints its openat as "... [continued]: openat())" (the
+# exit before the enter), or as ":PID/PID" (the call before exec's COMM):
+# a CI run lost tp_open's line so, and 1 of 40 runs beside two CPU hogs did.
 # pt_check NAME SELECTOR CALL WANT_NAMES "ARG=WANT..." PROG PROGARGS...:
 # perf trace -e SELECTOR of PROG; PROG's line "PROG: pid=PID ARG=HEX ..."
 # gives the pid and the pointers.  Exactly one line "PROG/PID CALL(...)",
@@ -136,7 +141,7 @@ low32() { printf '%#x' $((0x${1:-0} & 0xffffffff)); }
 pt_check() {
 	name=$1 sel=$2 call=$3 want_names=$4 wants=$5 prog=$6
 	shift 5
-	PERF_CONFIG=$W/perfconfig perf trace -e $sel -o $W/pt.out -- "$@" > $W/pt.prog 2> $W/pt.err
+	PERF_CONFIG=$W/perfconfig perf trace --sort-events -e $sel -o $W/pt.out -- "$@" > $W/pt.prog 2> $W/pt.err
 	rc=$?
 	echo "--- perf trace -e $sel (rc $rc):"
 	cat $W/pt.out $W/pt.prog $W/pt.err
