@@ -142,7 +142,7 @@ fi
 # Our static test programs (tests/Makefile: checks, bench, stress).
 test_programs "$root/tests/bin"
 
-# The BPF selftests of the series (0030), where the tree has them: built
+# The BPF selftests of the series (0028), where the tree has them: built
 # from the tree for this kernel into minimal runners
 # (tests/bpf-selftests), with the subtests each must report
 # (tests/guest/checks/85-bpf-selftests.sh).

@@ -48,7 +48,7 @@ mkseries() {
 	g "$repo" format-patch -q --cover-letter --subject-prefix="$PREFIX" -o "$dir" "$base..HEAD"
 
 	# To/Cc from the tree's get_maintainer.pl on the whole series: every
-	# maintainer of what it touches in To (the scheduler's for 0022 too),
+	# maintainer of what it touches in To,
 	# the lists in Cc; no reviewers.
 	gm=$(cd "$repo" && perl scripts/get_maintainer.pl --no-rolestats --no-git \
 		--no-git-fallback --no-roles --no-n --nor "$dir"/0*-*.patch 2>/dev/null | grep -v '^$' || true)

@@ -221,7 +221,7 @@ st_openat64_bpf_copystr() {
 	sed -n 's/^bench_copystr: /bench_copystr: /p' $W/out
 }
 # the same copy by a tracepoint program (perf) on syscalls:sys_enter_openat:
-# sleepable with the kfunc where the kernel runs them (0027), else
+# sleepable with the kfunc where the kernel runs them (0025), else
 # bpf_probe_read_user_str() (what bpftrace's tracepoint: probes and
 # libbpf-tools' tp programs do)
 st_openat64_bpf_tpcopy() {

@@ -72,7 +72,7 @@
  *   uffd_copy_word_edge  (0021) a path that ends before a userfaultfd
  *                      page: the kfunc's copy does not touch the page
  *                      (see uffd_word_edge())
- *   uffd_perf_close    (perfbpfput, 0026) closing a perf event with a
+ *   uffd_perf_close    (perfbpfput, 0024) closing a perf event with a
  *                      tracepoint program (syscalls:sys_enter_getppid,
  *                      not sleepable) while A is blocked returns within
  *                      1 s; 6.1 waits for A's Tasks Trace read-side
@@ -83,7 +83,7 @@
  *                      its CPU until migrate_enable() restores its mask
  *
  * tp FEATURES: sleepable tracepoint programs (BPF_PROG_TYPE_TRACEPOINT)
- * on the syscall events, through perf (bpftpsleep, 0027; without it 6.1's
+ * on the syscall events, through perf (bpftpsleep, 0025; without it 6.1's
  * refusal at load is asserted and the rest skipped):
  *   tp_load            a sleepable tracepoint program loads; without the
  *                      patch EINVAL, "can be sleepable"
@@ -94,7 +94,7 @@
  *                      reads the last of them (offset 40) attaches
  *   tp_openat          on syscalls:sys_enter_openat it copies the path of
  *                      N openat() calls whose paths are in pages never
- *                      touched, with the kfunc (0021, before 0027): N of
+ *                      touched, with the kfunc (0021, before 0025): N of
  *                      N whole, no miss
  *   tp_mixed           a program that is not sleepable on the same event
  *                      runs for each of the N calls too
@@ -1055,7 +1055,7 @@ static void uffd(void)
 			      perf_closed ? "returned" : "still blocked",
 			      perf_closed ? t_close : now_ms() - t0, a_done);
 		else
-			printf("check uffd_perf_close skip the detach of a perf event's program waits for the Tasks Trace readers (patch 0026): %s after %lld ms\n",
+			printf("check uffd_perf_close skip the detach of a perf event's program waits for the Tasks Trace readers (patch 0024): %s after %lld ms\n",
 			       perf_closed ? "returned" : "still blocked",
 			       perf_closed ? t_close : now_ms() - t0);
 		printf("diag: closing a perf event with a tracepoint program: %s after %lld ms while A is blocked\n",
@@ -1595,14 +1595,14 @@ static void tp(void)
 	fd = load_prog("tp_openat", 1, kfunc, counts, buf);
 	if (!has("bpftpsleep")) {
 		check_refused_kind("tp_load", fd);
-		printf("check tp_attach_other skip no sleepable tracepoint programs (patch 0027)\n");
-		printf("check tp_ctx_past_args skip no sleepable tracepoint programs (patch 0027)\n");
-		printf("check tp_openat skip no sleepable tracepoint programs (patch 0027)\n");
-		printf("check tp_mixed skip no sleepable tracepoint programs (patch 0027)\n");
-		printf("check tp_enter_nostr skip no sleepable tracepoint programs (patch 0027)\n");
-		printf("check tp_exit_getcwd skip no sleepable tracepoint programs (patch 0027)\n");
-		printf("check tp_filter skip no sleepable tracepoint programs (patch 0027)\n");
-		printf("check tp_uffd_close skip no sleepable tracepoint programs (patch 0027)\n");
+		printf("check tp_attach_other skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_ctx_past_args skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_openat skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_mixed skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_enter_nostr skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_exit_getcwd skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_filter skip no sleepable tracepoint programs (patch 0025)\n");
+		printf("check tp_uffd_close skip no sleepable tracepoint programs (patch 0025)\n");
 		return;
 	}
 	check("tp_load", fd >= 0, "load: %s: %s", strerror(-fd), log_tail());

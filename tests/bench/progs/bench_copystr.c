@@ -16,7 +16,7 @@
  * run-tp: the same as a tracepoint program (perf) on
  * syscalls:sys_enter_openat, the path from the event's context: the
  * kfunc one sleepable where the kernel runs sleepable tracepoint programs
- * (0027), else the bpf_probe_read_user_str() one.
+ * (0025), else the bpf_probe_read_user_str() one.
  *
  * Attaches it, runs PROG, detaches, prints
  *   bench_copystr: count=N kind=kfunc|probe_read|tp-kfunc|tp-probe_read
@@ -126,7 +126,7 @@ int main(int argc, char **argv)
 	if (map_fd < 0)
 		die("BPF_MAP_CREATE");
 	prog_fd = load(map_fd, kid > 0, tp);
-	/* the kfunc without sleepable tracepoint programs (0021-0026) */
+	/* the kfunc without sleepable tracepoint programs (0021-0024) */
 	if (prog_fd < 0 && tp && kid > 0) {
 		kid = 0;
 		prog_fd = load(map_fd, 0, tp);

@@ -90,7 +90,7 @@ else
 	sed 's/^/  ftrace: /' $W/mine1
 	fdhex=$(printf '%x' "$fd")
 	# syscalls:sys_enter_openat: every argument, printed %lx
-	# (flags and mode: OFL_FT, decoded from 0029)
+	# (flags and mode: OFL_FT, decoded from 0027)
 	enter="sys_openat(dfd: ffffffffffffff9c, filename: $ptr, $OFL_FT"
 	# with the follow-up, the path follows the pointer (15-ustrings.sh)
 	has_feature ustrings &&

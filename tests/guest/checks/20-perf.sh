@@ -16,8 +16,8 @@
 #                        arguments, two strings: seven fields with 0010)
 #  perf.trace_event_path perf trace -e syscalls:sys_enter_openat (the event
 #                        itself): the same arguments, filename the path
-#                        tp_open opened (0025 with 0010's strings) or the
-#                        pointer (0024 alone); SKIP with a perf without 0024
+#                        tp_open opened (0023 with 0010's strings) or the
+#                        pointer (0022 alone); SKIP with a perf without 0022
 #  perf.trace_event_renameat2  the same for sys_enter_renameat2: both paths
 # The guest's perf is the variant's own on x86_64 (/tests/perf-origin).
 # Sourced by run-checks.sh after ktap.sh; busybox sh, POSIX only.
@@ -98,7 +98,7 @@ else
 	# (print fmt "0x%08lx" of each argument as unsigned long; a user stack
 	# address has more than 8 digits, so it reads as tp_open's %lx)
 	tr -s ' ' < $W/script.out | sed 's/^ //' > $W/script.norm
-	# (flags and mode: OFL_TEP, decoded from 0029)
+	# (flags and mode: OFL_TEP, decoded from 0027)
 	want="tp_open $pid syscalls:sys_enter_openat: dfd: 0xffffffffffffff9c, filename: 0x$ptr, $OFL_TEP"
 	# with the follow-up, the path follows the pointer (15-ustrings.sh)
 	has_feature ustrings &&
@@ -188,7 +188,7 @@ RENAME_A=$W/rename-a RENAME_B=$W/rename-b
 # The syscalls (through raw_syscalls:sys_enter): exactly the arguments
 # perf 6.1 prints on baseline; renameat2 has seven fields with 0010.
 if has_feature ustrings && ! perf_has perftrace; then
-	why="the guest's perf lacks patch 0024 ($(cat /tests/perf-origin 2>/dev/null)): it takes 0010's fields for arguments"
+	why="the guest's perf lacks patch 0022 ($(cat /tests/perf-origin 2>/dev/null)): it takes 0010's fields for arguments"
 	ktap_skip perf.trace_args "$why"
 	ktap_skip perf.trace_args_renameat2 "$why"
 else
@@ -201,8 +201,8 @@ else
 fi
 
 # The events themselves: the same arguments through the same beautifiers,
-# the paths where the kernel records them and perf reads them (0025),
-# else the pointers (0024 alone: no payload taken from the event's data).
+# the paths where the kernel records them and perf reads them (0023),
+# else the pointers (0022 alone: no payload taken from the event's data).
 mv $RENAME_B $RENAME_A 2> /dev/null
 if perf_has perftracestr && has_feature ustrings; then
 	pt_check perf.trace_event_path syscalls:sys_enter_openat syscalls:sys_enter_openat \
@@ -219,7 +219,7 @@ elif perf_has perftrace; then
 		'oldname=ptr newname=ptr' \
 		tp_rename $RENAME_A $RENAME_B
 else
-	why="perf without patch 0024 takes the event's own data after the arguments for an augmenter's payload"
+	why="perf without patch 0022 takes the event's own data after the arguments for an augmenter's payload"
 	ktap_skip perf.trace_event_path "$why"
 	ktap_skip perf.trace_event_renameat2 "$why"
 fi

@@ -1,5 +1,5 @@
 # 80-bpfsleep.sh: sleepable BPF programs on may-sleep tracepoints
-# (follow-up patches 0007-0008, 0015-0023) and faultsnoop, the libbpf tool that uses
+# (follow-up patches 0007-0008, 0015-0021) and faultsnoop, the libbpf tool that uses
 # them.
 #  bpfsleep.refusals.*   tests/progs/bpfsleep_test refusals (see there):
 #                        loads, attach/load refusals with their errno and
@@ -9,10 +9,10 @@
 #  bpfsleep.uffd.*       a sleepable program blocked on a userfaultfd page:
 #                        another task's events on its CPU all counted, no
 #                        recursion miss, closing its link returns, closing
-#                        a perf event with a program returns (0026), the
+#                        a perf event with a program returns (0024), the
 #                        fault resolved, the task free to move to CPU 1
 #  bpfsleep.tp.*         sleepable tracepoint programs on the syscall
-#                        events through perf (0027): load (refused without
+#                        events through perf (0025): load (refused without
 #                        the patch), refused on other events, N of N
 #                        non-resident openat() paths and getcwd() exits,
 #                        a program that does not sleep beside them, the
@@ -68,7 +68,7 @@ else
 		uffd_blocked uffd_other_task uffd_misses uffd_perf_close uffd_close uffd_resolved uffd_hop uffd_copy_word_edge
 fi
 
-# --- sleepable tracepoint programs through perf (0027); on the kernels
+# --- sleepable tracepoint programs through perf (0025); on the kernels
 # without the patch, the load's refusal
 bt_mode tp \
 	tp_load tp_attach_other tp_ctx_past_args tp_openat tp_mixed tp_enter_nostr tp_exit_getcwd tp_filter tp_uffd_close
@@ -224,8 +224,8 @@ if command -v bpftrace > /dev/null; then
 fi
 
 # --- runs on both CPUs, then CPU 1's hotplug waits for a run pinned there
-# (0018-0019; the inline fast paths of 0022-0023 keep the count of pinned
-# tasks that the offline waits for).  Last: a hotplug that never ends
+# (0018-0019; migrate_disable() keeps the count of pinned tasks that the
+# offline waits for).  Last: a hotplug that never ends
 # keeps the CPU hotplug lock, and every tracepoint attach after it hangs.
 if has_feature bpfsleep && has_feature bpfsleepload; then
 	# in the background: a hotplug that never ends leaves the program

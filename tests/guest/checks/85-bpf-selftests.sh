@@ -1,5 +1,5 @@
 # 85-bpf-selftests.sh: the BPF selftests the series adds to
-# tools/testing/selftests/bpf (0030, feature bpfselftests), built from the
+# tools/testing/selftests/bpf (0028, feature bpfselftests), built from the
 # kernel's tree into minimal runners (tests/bpf-selftests: the test's own
 # sources and the tree's test_progs.h).
 #  bpfselftests.TEST.SUBTEST  one result per subtest of prog_tests/TEST.c,
@@ -12,7 +12,7 @@
 #                             test__start_subtest() calls) are the names
 #                             below, nothing failed outside them, and the
 #                             runner exited with 0
-# Without the feature: SKIP (0030 is not in this kernel).
+# Without the feature: SKIP (0028 is not in this kernel).
 # Sourced by run-checks.sh after ktap.sh; busybox sh, POSIX only.
 set -u
 
@@ -21,7 +21,7 @@ rm -rf $W
 mkdir -p $W
 t=tp_sleepable
 subtests="raw_tp_copy tp_btf_copy tp_btf_refused raw_tp_refused kfunc_refused link_detach"
-need="needs 0030 (selftests/bpf: test sleepable programs on may-sleep tracepoints)"
+need="needs 0028 (selftests/bpf: test sleepable programs on may-sleep tracepoints)"
 
 if ! has_feature bpfselftests; then
 	# shellcheck disable=SC2086 # a list of names
@@ -30,7 +30,7 @@ if ! has_feature bpfselftests; then
 elif [ ! -x "/tests/bin/test_progs_$t" ] || [ ! -s "/tests/bpf-selftests/$t.subtests" ]; then
 	# shellcheck disable=SC2086
 	ktap_skip_all "bpfselftests.$t" "not run: no runner" $subtests
-	ktap_fail "bpfselftests.$t" "the kernel has 0030 but the initramfs has no runner or subtest list for $t"
+	ktap_fail "bpfselftests.$t" "the kernel has 0028 but the initramfs has no runner or subtest list for $t"
 else
 	"/tests/bin/test_progs_$t" > "$W/$t.out" 2>&1
 	rc=$?

@@ -9,7 +9,7 @@
  *                    kernels with the kfunc can load it)
  *   copy_probe_read  bpf_probe_read_user_str(), what tools use today
  * and the same as tracepoint programs (perf) for syscalls:sys_enter_openat,
- * the path from the event's context: tp_copy_kfunc (sleepable, 0027) and
+ * the path from the event's context: tp_copy_kfunc (sleepable, 0025) and
  * tp_copy_probe_read.
  */
 #include "tests_bpf.h"
