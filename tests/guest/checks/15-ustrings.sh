@@ -125,6 +125,9 @@ us_judge() {
 	ktap_diag "ustr.$1: $us_found of $N non-resident paths in $2"
 	grep -F "$D/u-" "$5" | head -n 2 | sed "s/^/  $2: /"
 	if [ "$3" = 0 ] && [ $us_found = $N ]; then ktap_pass "ustr.$1"; else
+		# what the tool saw: no record at all, or records without the
+		# path; the end of its own output (trace-cmd record: bytes per CPU)
+		ktap_diag "ustr.$1: $(wc -l < "$5") report lines, $(grep -c 'openat' "$5") openat; tool: $(grep -v 'call=' "$4" | tail -n 8 | tr '\n' ' ')"
 		ktap_fail "ustr.$1" "rc $3, $us_found of $N; missing:$us_missing $(tail -n 2 "$6" | tr '\n' ' ')"; fi
 }
 
