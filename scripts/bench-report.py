@@ -277,27 +277,38 @@ def main():
             md.append(line)
         md.append('')
         for s1, s2, label, tgt in PER_HIT:
-            hit = {}
+            hit, byboot = {}, {}
             for var in variants:
-                d = [float(data[(mode, i, var)][s1]['ns']) - float(data[(mode, i, var)][s2]['ns'])
-                     for i in boots if s1 in data.get((mode, i, var), {})
-                     and s2 in data.get((mode, i, var), {})]
-                if d:
-                    hit[var] = statistics.median(d)
+                byboot[var] = {i: float(data[(mode, i, var)][s1]['ns']) - float(data[(mode, i, var)][s2]['ns'])
+                               for i in boots if s1 in data.get((mode, i, var), {})
+                               and s2 in data.get((mode, i, var), {})}
+                if byboot[var]:
+                    hit[var] = statistics.median(byboot[var].values())
+            # the ratio of each paired boot (boot i of a variant against
+            # boot i of the first): its median, min and max; the target
+            # is judged on that median
+            rat = {}
+            for var in others:
+                r = [byboot[var][i] / byboot[ref][i] for i in boots
+                     if i in byboot[var] and byboot[ref].get(i, 0) > 0]
+                if r:
+                    rat[var] = [statistics.median(r), min(r), max(r), len(r)]
             if hit:
                 per_hit.setdefault(mode, []).append(
-                    {'state': s1, 'untraced': s2, 'label': label, 'median': hit,
+                    {'state': s1, 'untraced': s2, 'label': label, 'median': hit, 'ratio': rat,
                      'target': None if mode in NO_TARGET_MODES else tgt})
             if ref in hit and hit[ref] > 0:
                 parts = [f'{ref} {fmt_ns(hit[ref])}']
                 for var in others:
                     if var in hit:
-                        q = hit[var] / hit[ref]
-                        parts.append(f'{var} {fmt_ns(hit[var])} (ratio {q:.4f})')
+                        parts.append(f'{var} {fmt_ns(hit[var])} (ratio of the medians {hit[var] / hit[ref]:.4f}'
+                                     + (f'; per paired boot {rat[var][0]:.4f}, {rat[var][1]:.4f}–{rat[var][2]:.4f} '
+                                        f'over {rat[var][3]} boot(s)' if var in rat else '') + ')')
                 t = None if mode in NO_TARGET_MODES else tgt
                 met = ''
-                if t is not None and last in hit:
-                    met = f"; target ≤ {t:g} for {last}: {'met' if hit[last] / hit[ref] <= t else 'NOT met'}"
+                if t is not None and last in rat:
+                    met = (f"; target ≤ {t:g} for {last} on the median of the paired boots: "
+                           f"{'met' if rat[last][0] <= t else 'NOT met'}")
                 md.append(f'{label}: ' + ', '.join(parts) + met)
                 md.append('')
         for s1, s2, label in WITHIN:

@@ -993,13 +993,18 @@ def bench_copy_section(d):
         med = h['median']
         if ref not in med or not med[ref]:
             continue
-        c = [Raw('cost per hit of the copy (copy - untraced, medians)' if h['state'] == 'openat64_bpf_copystr'
-                 else 'cost per hit of the tracepoint program\'s copy (tpcopy - untraced, medians)'), f'{med[ref]:.0f}']
+        c = [Raw('cost per hit of the copy (copy - untraced, medians; ratio: median of the paired boots\' ratios, min-max)'
+                 if h['state'] == 'openat64_bpf_copystr'
+                 else 'cost per hit of the tracepoint program\'s copy (tpcopy - untraced, the same)'), f'{med[ref]:.0f}']
+        rat = h.get('ratio', {})
         for v in others:
+            pb = rat.get(v)
             c += [f'{med[v]:.0f}' if v in med else '-',
-                  f'{med[v] / med[ref]:.4f}' if v in med else '-']
+                  (f'{pb[0]:.4f} ({pb[1]:.4f}-{pb[2]:.4f}, {pb[3]} boots)' if pb else
+                   f'{med[v] / med[ref]:.4f}') if v in med else '-']
         t = h.get('target')
-        ok = vs[-1] in med and t is not None and med[vs[-1]] / med[ref] <= t
+        q = rat[vs[-1]][0] if vs[-1] in rat else (med[vs[-1]] / med[ref] if vs[-1] in med else None)
+        ok = q is not None and t is not None and q <= t
         c.append('-' if t is None else f"≤ {fmt_target(t)} {'met' if ok else 'NOT met'}")
         out.append(('per_hit', c))
     for b in m.get('per_byte', []):
@@ -1169,8 +1174,15 @@ def latest_rows(target, d):
                     if hits and ref in hits[0]['median'] and last in hits[0]['median'] and hits[0]['median'][ref]:
                         med, t = hits[0]['median'], hits[0].get('target')
                         q = med[last] / med[ref]
-                        fig = (f"{med[last]:.0f} vs {med[ref]:.0f} {bench_unit(m)} per hit ({last} vs {ref}): {q:.4f}"
-                               + (f" (target ≤ {fmt_target(t)}, {'met' if q <= t else 'NOT met'})" if t is not None else ''))
+                        pb = hits[0].get('ratio', {}).get(last)
+                        if pb:	# judged on the median of the paired boots' ratios
+                            q = pb[0]
+                            fig = (f"{med[last]:.0f} vs {med[ref]:.0f} {bench_unit(m)} per hit ({last} vs {ref}, medians); "
+                                   f"ratio per paired boot: median {pb[0]:.4f}, {pb[1]:.4f}-{pb[2]:.4f} over {pb[3]} boots")
+                        else:
+                            fig = f"{med[last]:.0f} vs {med[ref]:.0f} {bench_unit(m)} per hit ({last} vs {ref}): {q:.4f}"
+                        fig += (f" (target ≤ {fmt_target(t)}{' on the median' if pb else ''}, "
+                                f"{'met' if q <= t else 'NOT met'})" if t is not None else '')
                         rows.append((what, [what, fig, date, cmd]))
                 for b in m.get('per_byte', []):
                     if b.get('state') != 'write64_ftrace' or b.get('variant') != last:
