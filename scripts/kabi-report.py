@@ -16,7 +16,12 @@ tracepoint's symbols (__tracepoint_*, __traceiter_*, the static call
 key and trampoline), what a module's TRACE_EVENT()s call (trace_*,
 event_trigger*, tracing_*), bpf_*, perf_*.  One of them whose CRC
 changed, or that is gone, fails the comparison (exit 1) unless the
-allow-list (SYMBOL-REGEX REASON per line) lists it.
+allow-list explains it by its cause, not by its name: each line is
+"type:T REASON" (a changed type, e.g. type:s#tracepoint) or "removed:SYMBOL
+REASON".  A changed watched export passes only if its own prototype is
+unchanged and every changed type it reaches is listed; a removed one only
+if it is listed.  A listed type or removal that no watched export needs
+fails too (stale).
 """
 import argparse
 import glob
@@ -99,7 +104,7 @@ def main():
     ap.add_argument('--seconds', type=int, default=0)
     a = ap.parse_args()
 
-    allow = []
+    allow_types, allow_removed = {}, {}
     if os.path.exists(a.allow):
         with open(a.allow) as f:
             for line in f:
@@ -108,7 +113,19 @@ def main():
                     parts = line.split(None, 1)
                     if len(parts) < 2:
                         sys.exit(f'{a.allow}: {line!r}: no reason given')
-                    allow.append((re.compile(parts[0]), parts[1].strip()))
+                    kind, _, what = parts[0].partition(':')
+                    if kind == 'type':
+                        allow_types[what] = parts[1].strip()
+                    elif kind == 'removed':
+                        allow_removed[what] = parts[1].strip()
+                    else:
+                        sys.exit(f'{a.allow}: {line!r}: neither type:T nor removed:SYMBOL')
+
+    def allowed(why):
+        """the causes of a changed export, if the allow-list explains it whole"""
+        if not why or any(t not in allow_types for t in why):
+            return None
+        return '; '.join(f'{t}: {allow_types[t]}' for t in why)
 
     b, n = symvers(a.base), symvers(a.new)
     bt, nt = symtypes(a.base), symtypes(a.new)
@@ -133,23 +150,26 @@ def main():
         for t in why:
             roots.setdefault(t, []).append(s)
         cat = category(s)
-        ok = next((w for rx, w in allow if rx.fullmatch(s)), None)
         rows.append({'symbol': s, 'category': cat, 'file': fn,
-                     'types': why, 'allowed': ok})
+                     'types': why, 'allowed': allowed(why)})
 
     # a removed export that modules use fails their load ("Unknown symbol")
     for s in removed:
         cat = category(s)
         if cat:
-            ok = next((w for rx, w in allow if rx.fullmatch(s)), None)
             rows.append({'symbol': s, 'category': cat, 'file': bexp.get(s),
-                         'types': ['removed'], 'allowed': ok})
+                         'types': ['removed'], 'allowed': allow_removed.get(s)})
     watched = [r for r in rows if r['category']]
     bad = [r for r in watched if r['allowed'] is None]
+    # an entry no watched export needs explains nothing any more
+    need = {t for r in watched if r['types'] != ['removed'] for t in r['types']}
+    gone = {r['symbol'] for r in watched if r['types'] == ['removed']}
+    stale = sorted([f'type:{t}' for t in allow_types if t not in need] +
+                   [f'removed:{x}' for x in allow_removed if x not in gone])
     summary = {
         'set': a.name, 'exports_base': len(b), 'exports_new': len(n),
         'changed': len(changed), 'added': len(added), 'removed': len(removed),
-        'watched_changed': len(watched), 'not_allowed': len(bad),
+        'watched_changed': len(watched), 'not_allowed': len(bad), 'stale': stale,
         'by_category': {c: sum(1 for r in watched if r['category'] == c)
                         for c, _ in WATCH},
         'seconds': a.seconds,
@@ -170,7 +190,14 @@ def main():
     md += ['', '## Watched exports whose CRC changed, or removed', '',
            '| export | kind | changed types it reaches | allowed |', '|---|---|---|---|']
     for r in watched:
-        md.append(f"| `{r['symbol']}` | {r['category']} | {', '.join('`%s`' % t for t in r['types'])} | {r['allowed'] or 'no'} |")
+        md.append(f"| `{r['symbol']}` | {r['category']} | {', '.join('`%s`' % t for t in r['types'])} | {'yes' if r['allowed'] else 'no'} |")
+    md += ['', '## Causes allowed (scripts/kabi-allowlist)', '', '| cause | watched exports | reason |', '|---|---|---|']
+    for t, why in sorted(allow_types.items()):
+        md.append(f"| `type:{t}` | {sum(1 for r in watched if t in r['types'])} | {why} |")
+    for x, why in sorted(allow_removed.items()):
+        md.append(f"| `removed:{x}` | {1 if x in gone else 0} | {why} |")
+    if stale:
+        md += ['', 'Stale allow-list entries (no watched export needs them): ' + ', '.join(f'`{x}`' for x in stale)]
     md += ['', '## Added exports', '', ', '.join(f'`{s}`' for s in added) or 'none',
            '', '## Removed exports', '', ', '.join(f'`{s}`' for s in removed) or 'none', '']
     with open(a.out + '.md', 'w') as f:
@@ -185,7 +212,9 @@ def main():
         print(f"  NOT ALLOWED: {r['symbol']} ({r['category']}): {', '.join(r['types'])}")
     if len(bad) > 40:
         print(f'  ... and {len(bad) - 40} more (see {a.out}.md)')
-    return 1 if bad else 0
+    for x in stale:
+        print(f'  STALE allow-list entry: {x}')
+    return 1 if bad or stale else 0
 
 
 if __name__ == '__main__':
