@@ -16,6 +16,8 @@ FT_TIMEOUT=330         # below the per-check timeout, so results still come
 series_cases() {
 	echo test.d/event/syscall-user-string.tc
 	echo test.d/event/syscall-user-buf-size.tc
+	echo test.d/event/syscall-user-buf.tc
+	echo test.d/event/syscall-openat-flags.tc
 }
 
 # The cases, in the order ftracetest is given them (00basic: all, sorted).
@@ -28,7 +30,7 @@ ft_cases() {
 	echo test.d/dynevent/eprobes_syntax_errors.tc
 	echo test.d/dynevent/test_duplicates.tc
 	echo test.d/trigger/inter-event/trigger-synthetic-eprobe.tc
-	# the cases the series adds (0010, 0011), where the tree has them
+	# the cases the series adds (0010, 0011, 0026, 0027), where the tree has them
 	for c in $(series_cases); do
 		if [ -f $FT/$c ]; then echo $c; fi
 	done
@@ -100,13 +102,19 @@ while read -r c kind; do
 	esac
 done < $W/expected
 
-# The series' cases (both "flags: instance") on a tree that lacks them: a
-# prefix before 0010/0011 or an unpatched kernel.  SKIP, so every variant
-# reports every catalogue name.
+# The series' cases (all "flags: instance") on a tree that lacks them: a
+# prefix before the patch that adds the case or an unpatched kernel.  SKIP,
+# so every variant reports every catalogue name.
 for c in $(series_cases); do
 	[ -f $FT/$c ] && continue
-	ktap_skip "ftracetest.${c##*/}" "not in this tree (the series adds it: 0010/0011)"
-	ktap_skip "ftracetest.${c##*/}.instance" "not in this tree (the series adds it: 0010/0011)"
+	case $c in
+	*/syscall-user-string.tc) p=0010 ;;
+	*/syscall-user-buf-size.tc) p=0011 ;;
+	*/syscall-user-buf.tc) p=0026 ;;
+	*) p=0027 ;;
+	esac
+	ktap_skip "ftracetest.${c##*/}" "not in this tree (the series adds it: $p)"
+	ktap_skip "ftracetest.${c##*/}.instance" "not in this tree (the series adds it: $p)"
 done
 
 # ftracetest's own cleanup (finish_ftrace) resets tracefs; make sure.
