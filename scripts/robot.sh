@@ -48,11 +48,13 @@ cell_fragments() {
 
 touched=$(touched_objs)
 
-# norm FILE...: warning lines of build logs, without the tree's path,
-# line and column numbers, one each
+# norm FILE...: warning lines of build logs, without the tree's path
+# (absolute, or relative to the object directory: ../../trees/SET/, as
+# kbuild names the sources of an O= build), line and column numbers, one
+# each
 norm() {
 	grep -hE ': warning:' "$@" 2>/dev/null |
-		sed -E "s|^$TREES/[^/]*/||; s|:[0-9]+:[0-9]+:|:|; s|:[0-9]+:|:|" | sort -u
+		sed -E "s|^$TREES/[^/]*/||; s|^(\.\./)+trees/[^/]*/||; s|:[0-9]+:[0-9]+:|:|; s|:[0-9]+:|:|" | sort -u
 }
 
 # build_set VARIANT CELL: tree, config, build; sparse and W=1 on the
