@@ -1041,7 +1041,7 @@ def robot_section(d):
     items = [f"Run of {when} ({commit}), {duration(d.get('total_s') and int(d['total_s']))}: "
              f"`{d.get('command')}` (sets: {', '.join(sets)}).", '', t]
     if d.get('notes'):
-        items += [''] + [f'- {n}' for n in d['notes']]
+        items += [''] + [n if n.startswith('- ') else f'- {n}' for n in d['notes']]
     return items
 
 
