@@ -898,6 +898,16 @@ RECORD_STATES = ('openat64_ftrace', 'openat64_ftrace_1', 'write64_ftrace', 'writ
 TRACER_STATES = ('ftrace_raw', 'ftrace_syscalls_nostr', 'perf_stat', 'perf_record', 'bpf_rawtp', 'bpftrace')
 
 
+def per_hit_ratio(h, v, ref):
+    """A per-hit row's ratio for variant v: (median, min, max, boots) of the
+    paired boots' ratios where bench-report.py gave them, else (the ratio of
+    the medians,) alone; None without v.  Targets are judged on its first."""
+    if h.get('ratio', {}).get(v):
+        return tuple(h['ratio'][v])
+    med = h['median']
+    return (med[v] / med[ref],) if v in med and med.get(ref) else None
+
+
 def fmt_target(t):
     s = f'{t:g}'
     return f'{t:.2f}' if len(s.partition('.')[2]) < 2 else s
@@ -996,15 +1006,13 @@ def bench_copy_section(d):
         c = [Raw('cost per hit of the copy (copy - untraced, medians; ratio: median of the paired boots\' ratios, min-max)'
                  if h['state'] == 'openat64_bpf_copystr'
                  else 'cost per hit of the tracepoint program\'s copy (tpcopy - untraced, the same)'), f'{med[ref]:.0f}']
-        rat = h.get('ratio', {})
         for v in others:
-            pb = rat.get(v)
+            q = per_hit_ratio(h, v, ref)
             c += [f'{med[v]:.0f}' if v in med else '-',
-                  (f'{pb[0]:.4f} ({pb[1]:.4f}-{pb[2]:.4f}, {pb[3]} boots)' if pb else
-                   f'{med[v] / med[ref]:.4f}') if v in med else '-']
+                  '-' if not q else f'{q[0]:.4f}' if len(q) == 1 else f'{q[0]:.4f} ({q[1]:.4f}-{q[2]:.4f}, {q[3]} boots)']
         t = h.get('target')
-        q = rat[vs[-1]][0] if vs[-1] in rat else (med[vs[-1]] / med[ref] if vs[-1] in med else None)
-        ok = q is not None and t is not None and q <= t
+        q = per_hit_ratio(h, vs[-1], ref)
+        ok = q is not None and t is not None and q[0] <= t
         c.append('-' if t is None else f"≤ {fmt_target(t)} {'met' if ok else 'NOT met'}")
         out.append(('per_hit', c))
     for b in m.get('per_byte', []):
@@ -1173,15 +1181,14 @@ def latest_rows(target, d):
                     hits = [h for h in m.get('per_hit', []) if h['state'] == state]
                     if hits and ref in hits[0]['median'] and last in hits[0]['median'] and hits[0]['median'][ref]:
                         med, t = hits[0]['median'], hits[0].get('target')
-                        q = med[last] / med[ref]
-                        pb = hits[0].get('ratio', {}).get(last)
-                        if pb:	# judged on the median of the paired boots' ratios
-                            q = pb[0]
+                        pb = per_hit_ratio(hits[0], last, ref)
+                        q = pb[0]
+                        if len(pb) > 1:	# judged on the median of the paired boots' ratios
                             fig = (f"{med[last]:.0f} vs {med[ref]:.0f} {bench_unit(m)} per hit ({last} vs {ref}, medians); "
                                    f"ratio per paired boot: median {pb[0]:.4f}, {pb[1]:.4f}-{pb[2]:.4f} over {pb[3]} boots")
                         else:
                             fig = f"{med[last]:.0f} vs {med[ref]:.0f} {bench_unit(m)} per hit ({last} vs {ref}): {q:.4f}"
-                        fig += (f" (target ≤ {fmt_target(t)}{' on the median' if pb else ''}, "
+                        fig += (f" (target ≤ {fmt_target(t)}{' on the median' if len(pb) > 1 else ''}, "
                                 f"{'met' if q <= t else 'NOT met'})" if t is not None else '')
                         rows.append((what, [what, fig, date, cmd]))
                 for b in m.get('per_byte', []):

@@ -13,11 +13,12 @@ W=/tmp/ftracetest-check
 LOGDIR=$W/logs
 FT_TIMEOUT=330         # below the per-check timeout, so results still come
 
+# series_cases: the cases the series adds, each with the patch that adds it
 series_cases() {
-	echo test.d/event/syscall-user-string.tc
-	echo test.d/event/syscall-user-buf-size.tc
-	echo test.d/event/syscall-user-buf.tc
-	echo test.d/event/syscall-openat-flags.tc
+	echo test.d/event/syscall-user-string.tc 0010
+	echo test.d/event/syscall-user-buf-size.tc 0011
+	echo test.d/event/syscall-user-buf.tc 0026
+	echo test.d/event/syscall-openat-flags.tc 0027
 }
 
 # The cases, in the order ftracetest is given them (00basic: all, sorted).
@@ -30,8 +31,8 @@ ft_cases() {
 	echo test.d/dynevent/eprobes_syntax_errors.tc
 	echo test.d/dynevent/test_duplicates.tc
 	echo test.d/trigger/inter-event/trigger-synthetic-eprobe.tc
-	# the cases the series adds (0010, 0011, 0026, 0027), where the tree has them
-	for c in $(series_cases); do
+	# the cases the series adds, where the tree has them
+	series_cases | while read -r c p; do
 		if [ -f $FT/$c ]; then echo $c; fi
 	done
 }
@@ -105,17 +106,12 @@ done < $W/expected
 # The series' cases (all "flags: instance") on a tree that lacks them: a
 # prefix before the patch that adds the case or an unpatched kernel.  SKIP,
 # so every variant reports every catalogue name.
-for c in $(series_cases); do
+series_cases > $W/series
+while read -r c p; do
 	[ -f $FT/$c ] && continue
-	case $c in
-	*/syscall-user-string.tc) p=0010 ;;
-	*/syscall-user-buf-size.tc) p=0011 ;;
-	*/syscall-user-buf.tc) p=0026 ;;
-	*) p=0027 ;;
-	esac
 	ktap_skip "ftracetest.${c##*/}" "not in this tree (the series adds it: $p)"
 	ktap_skip "ftracetest.${c##*/}.instance" "not in this tree (the series adds it: $p)"
-done
+done < $W/series
 
 # ftracetest's own cleanup (finish_ftrace) resets tracefs; make sure.
 ft_clean
