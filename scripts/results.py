@@ -54,7 +54,7 @@ DEFAULT_STRESS = ['baseline-stress', 'patched-stress', 'faulting-stress']
 # command (the make command line's own NAME=VALUE words are not repeated).
 ENV_NAMES = ['CI', 'CCACHE_DIR', 'BUILD', 'JOBS', 'ACCEL', 'TIMEOUT', 'CHECK_TIMEOUT',
              'APPEND', 'KERNEL', 'QEMU_EXTRA', 'FRAGMENTS', 'VARIANT', 'VARIANTS']
-ENV_PREFIXES = ('BENCH_', 'STRESS_', 'PREEMPT_', 'ARM64_')
+ENV_PREFIXES = ('BENCH_', 'STRESS_', 'PREEMPT_', 'ARM64_', 'ROBOT_')
 ENV_MORE = ['HANG_TIMEOUT', 'RCUIDLE_TIMEOUT']
 
 
@@ -1036,6 +1036,46 @@ def bench_copy_section(d):
             Table(head, out, merge=False)]
 
 
+ROBOT_CELLS = ['x86_64', 'nosmp', 'preempt-none', 'debian', 'nobpf', 'noperf', 'nomodules', 'noftrace',
+               'nobtf', 'i386', 'arm64', 'riscv64']      # scripts/robot.sh's default
+
+
+def robot_summary(doc, series_commit):
+    """README's robot figure, from the per-cell table of the robot section
+    of DOC (every cell's last run): the cells that pass on the current
+    series, those that fail or were run on an older one, those not run."""
+    lines = doc.split('\n')
+    b = next((i for i, line in enumerate(lines) if line.startswith('<!-- results:robot begin')), None)
+    e = next((i for i, line in enumerate(lines) if line.strip() == '<!-- results:robot end -->'), None)
+    if b is None or e is None:
+        return None
+    table = next((rows for head, rows in old_tables(lines[b + 1:e]).items()
+                  if head.startswith('| cell | baseline')), [])
+    passing, failing, older = [], [], []
+    seen = set()
+    for line in table:
+        c = cells(line)
+        name, sets, first_bad, run_ = c[0], c[2:4], c[4], c[5]
+        seen.add(name)
+        m = re.search(r'series of (\w+)', run_)
+        if series_commit and (not m or m.group(1) != series_commit):
+            older.append(f"{name} ({m.group(1) if m else 'unknown series'})")
+            continue
+        ok = first_bad == '-' and all(x == '-' or 'no warning added' in x for x in sets) \
+            and any('no warning added' in x for x in sets)
+        (passing if ok else failing).append(name)
+    fig = f"{len(passing)} of {len(ROBOT_CELLS)} cells pass on the current series"
+    fig += ': ' + ', '.join(passing) if passing else ''
+    if failing:
+        fig += '; failing: ' + ', '.join(failing)
+    if older:
+        fig += '; last run on an older series: ' + ', '.join(older)
+    missing = [c for c in ROBOT_CELLS if c not in seen]
+    if missing:
+        fig += '; not run: ' + ', '.join(missing)
+    return fig + ' (every cell: [measurements.md](docs/measurements.md#make-robot))'
+
+
 def robot_section(d):
     """The cells of a make robot run, one row each, merged with the rows of
     earlier runs (a cell measured again is replaced)."""
@@ -1142,16 +1182,15 @@ def latest_rows(target, d):
                 for r in bad)
         if d.get('walk_seconds'):
             fig += f", {duration(d['walk_seconds'])}"
-        rows.append(('bisect', ['bisect', fig, when(d['start'], d['end'], d['git']), cmd_cell(d)]))
-    elif target == 'robot':
-        cells = d.get('cells', {})
-        ok = [c for c, x in cells.items() if x.get('ok')]
-        what = '`make robot`' + ('' if len(cells) >= 12 else ', ' + ' '.join(cells))
-        fig = f"{len(ok)} of {len(cells)} cells pass ({', '.join(d.get('sets') or [])})"
-        bad = [c for c in cells if c not in ok]
-        if bad:
-            fig += '; not: ' + ', '.join(bad)
+        # only a walk of every prefix replaces the row of the whole series
+        # (which may be written by hand from several partial walks); a
+        # partial walk has its own row, replaced by the next partial walk
+        what = 'bisect' if lo == 1 and hi == total else 'bisect, latest partial walk'
         rows.append((what, [what, fig, when(d['start'], d['end'], d['git']), cmd_cell(d)]))
+    elif target == 'robot':
+        # one row for every cell: update() fills it from the merged per-cell
+        # table of measurements.md (cells are run one session at a time)
+        rows.append(('`make robot`', ['`make robot`', None, when(d['start'], d['end'], d['git']), cmd_cell(d)]))
     elif target in ('stress', 'stress-arm64'):
         vs = d['variants']
         what = 'stress, three kernels' if vs == DEFAULT_STRESS else 'stress, ' + ' + '.join(vs)
@@ -1280,6 +1319,10 @@ def update(paths, targets):
         except Exception as err:  # noqa: BLE001 - one bad file must not stop the others
             warn(f'{target}: {rel}: {type(err).__name__}: {err}; its sections are left as they are')
             status = 1
+    for i, (what, cs) in enumerate(latest):
+        if what == '`make robot`' and cs[1] is None:
+            cs[1] = robot_summary(doc, git_state().get('series_commit')) or 'no per-cell table'
+            cs[2] = f'latest run {cs[2]}'
     if latest:
         t = Table(['what', 'figure', 'date', 'command'], latest)
         res = os.path.relpath(paths.results, TOP) if paths.results.startswith(TOP + os.sep) else paths.results
