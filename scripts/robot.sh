@@ -48,12 +48,13 @@ cell_fragments() {
 
 touched=$(touched_objs)
 
-# norm FILE...: warning lines of build logs, without the tree's path
-# (absolute, or relative to the object directory: ../../trees/SET/, as
-# kbuild names the sources of an O= build), line and column numbers, one
-# each
+# norm FILE...: warning lines of build logs (and sparse's error lines:
+# sparse reports an address-space mismatch such as a bad __rcu access as
+# an error, and the build goes on), without the tree's path (absolute, or
+# relative to the object directory: ../../trees/SET/, as kbuild names the
+# sources of an O= build), line and column numbers, one each
 norm() {
-	grep -hE ': warning:' "$@" 2>/dev/null |
+	grep -hE ': (warning|error):' "$@" 2>/dev/null |
 		sed -E "s|^$TREES/[^/]*/||; s|^(\.\./)+trees/[^/]*/||; s|:[0-9]+:[0-9]+:|:|; s|:[0-9]+:|:|" | sort -u
 }
 
@@ -93,12 +94,23 @@ build_set() {
 	for o in $touched; do
 		[ ! -f "$obj/$o" ] || objs="$objs $o"
 	done
+	# (scripts/sparse-cc.sh: sparse with riscv's -march as it can read it).
+	# A run that stops (sparse or the W=1 build) fails the set: the
+	# warnings it did not get to are not "none added".
 	build_lock "robot $v: sparse, W=1"
-	# shellcheck disable=SC2086 # a list of objects
-	make -C "$tree" O="$obj" -j"$JOBS" CC="$KCC" C=2 $objs > "$R/$v.sparse.log" 2>&1 9>&- || true
-	# shellcheck disable=SC2086
-	make -C "$tree" O="$obj" -j"$JOBS" CC="$KCC" W=1 $objs > "$R/$v.w1.log" 2>&1 9>&- || true
+	# shellcheck disable=SC2086 # lists of objects
+	if ! make -C "$tree" O="$obj" -j"$JOBS" CC="$KCC" C=2 CHECK="$TOP/scripts/sparse-cc.sh" $objs > "$R/$v.sparse.log" 2>&1 9>&-; then
+		echo "result=nosparse" >> "$st"
+		grep -v 'given more than once' "$R/$v.sparse.log" | grep -m1 -E 'error|invalid|Error [0-9]' > "$R/$v.err"
+	elif ! make -C "$tree" O="$obj" -j"$JOBS" CC="$KCC" W=1 $objs > "$R/$v.w1.log" 2>&1 9>&-; then
+		echo "result=now1" >> "$st"
+		grep -m1 -E ': error:|Error [0-9]' "$R/$v.w1.log" > "$R/$v.err"
+	fi
 	build_unlock
+	if grep -q '^result=no' "$st"; then
+		echo "seconds=$(( $(date +%s) - t0 ))" >> "$st"
+		return 1
+	fi
 	norm "$R/$v.sparse.log" > "$R/$v.sparse"
 	norm "$R/$v.w1.log" > "$R/$v.w1"
 	echo "result=built" >> "$st"
