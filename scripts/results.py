@@ -1036,8 +1036,8 @@ def bench_copy_section(d):
             Table(head, out, merge=False)]
 
 
-ROBOT_CELLS = ['x86_64', 'nosmp', 'preempt-none', 'debian', 'nobpf', 'noperf', 'nomodules', 'noftrace',
-               'nobtf', 'i386', 'arm64', 'riscv64']      # scripts/robot.sh's default
+ROBOT_CELLS = ['x86_64', 'nosmp', 'preempt-none', 'debian', 'nobpf', 'noperf', 'noperf-arm64', 'nomodules',
+               'noftrace', 'nobtf', 'i386', 'arm64', 'riscv64']      # scripts/robot.sh's default
 
 
 def robot_summary(doc, series_commit):

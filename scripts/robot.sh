@@ -18,12 +18,14 @@
 # time (build_lock), one tree and object directory per cell and set,
 # ccache shared.
 #   ROBOT_CELLS         default: x86_64 nosmp preempt-none debian nobpf
-#                       noperf nomodules noftrace nobtf i386 arm64 riscv64
+#                       noperf noperf-arm64 nomodules noftrace nobtf i386
+#                       arm64 riscv64 (a cell named CELL-arm64 is CELL's
+#                       fragment on arm64: x86 cannot drop PERF_EVENTS)
 #   ROBOT_SETS          default: baseline patched faulting
 #   ROBOT_PREFIX_CELLS  cells whose every prefix is built (default
 #                       "preempt-none arm64"; empty: none)
 . "$(dirname "$0")/lib.sh"
-CELLS=${ROBOT_CELLS:-x86_64 nosmp preempt-none debian nobpf noperf nomodules noftrace nobtf i386 arm64 riscv64}
+CELLS=${ROBOT_CELLS:-x86_64 nosmp preempt-none debian nobpf noperf noperf-arm64 nomodules noftrace nobtf i386 arm64 riscv64}
 SETS=${ROBOT_SETS:-baseline patched faulting}
 PREFIX_CELLS=${ROBOT_PREFIX_CELLS-preempt-none arm64}
 export CONFIG_REQUIRE=extra BUILD_WARNINGS=keep
@@ -35,14 +37,16 @@ results start
 "$TOP/scripts/deps.sh" packages-robot.txt
 
 # cell_fragments CELL: the cell's fragment (none for x86_64 and arm64:
-# ours, and ours with config-fragments/arm64)
+# ours, and ours with config-fragments/arm64; CELL-arm64: CELL's on arm64,
+# whose variants' names end in -arm64, see arch_of)
 cell_fragments() {
+	local c=${1%-arm64}
 	case $1 in
 	x86_64|arm64) ;;
 	debian) echo debian/model.config ;;
-	*) [ -f "$TOP/config-fragments/robot/$1.config" ] ||
-		die "robot: no cell $1 (config-fragments/robot/$1.config)"
-	   echo "robot/$1.config" ;;
+	*) [ -f "$TOP/config-fragments/robot/$c.config" ] ||
+		die "robot: no cell $1 (config-fragments/robot/$c.config)"
+	   echo "robot/$c.config" ;;
 	esac
 }
 
