@@ -1037,7 +1037,7 @@ def bench_copy_section(d):
 
 
 ROBOT_CELLS = ['x86_64', 'nosmp', 'preempt-none', 'debian', 'nobpf', 'noperf', 'noperf-arm64', 'nomodules',
-               'noftrace', 'nobtf', 'i386', 'arm64', 'riscv64']      # scripts/robot.sh's default
+               'noftrace', 'notracepoints', 'nobtf', 'i386', 'arm64', 'riscv64']      # scripts/robot.sh's default
 
 
 def robot_summary(doc, series_commit):

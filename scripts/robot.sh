@@ -18,14 +18,15 @@
 # time (build_lock), one tree and object directory per cell and set,
 # ccache shared.
 #   ROBOT_CELLS         default: x86_64 nosmp preempt-none debian nobpf
-#                       noperf noperf-arm64 nomodules noftrace nobtf i386
-#                       arm64 riscv64 (a cell named CELL-arm64 is CELL's
-#                       fragment on arm64: x86 cannot drop PERF_EVENTS)
+#                       noperf noperf-arm64 nomodules noftrace notracepoints
+#                       nobtf i386 arm64 riscv64 (a cell named CELL-arm64
+#                       is CELL's fragment on arm64: x86 cannot drop
+#                       PERF_EVENTS)
 #   ROBOT_SETS          default: baseline patched faulting
 #   ROBOT_PREFIX_CELLS  cells whose every prefix is built (default
 #                       "preempt-none arm64"; empty: none)
 . "$(dirname "$0")/lib.sh"
-CELLS=${ROBOT_CELLS:-x86_64 nosmp preempt-none debian nobpf noperf noperf-arm64 nomodules noftrace nobtf i386 arm64 riscv64}
+CELLS=${ROBOT_CELLS:-x86_64 nosmp preempt-none debian nobpf noperf noperf-arm64 nomodules noftrace notracepoints nobtf i386 arm64 riscv64}
 SETS=${ROBOT_SETS:-baseline patched faulting}
 PREFIX_CELLS=${ROBOT_PREFIX_CELLS-preempt-none arm64}
 export CONFIG_REQUIRE=extra BUILD_WARNINGS=keep
