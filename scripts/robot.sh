@@ -23,6 +23,7 @@
 #                       is CELL's fragment on arm64: x86 cannot drop
 #                       PERF_EVENTS)
 #   ROBOT_SETS          default: baseline patched faulting
+#   ROBOT_KEEP_OBJS     set: keep the sets' object directories
 #   ROBOT_PREFIX_CELLS  cells whose every prefix is built (default
 #                       "preempt-none arm64"; empty: none)
 . "$(dirname "$0")/lib.sh"
@@ -163,6 +164,14 @@ for cell in $CELLS; do
 		sed 's/^/  /' "$R/$v.status"
 		[ ! -s "$R/$v.err" ] || sed 's/^/  error: /' "$R/$v.err"
 	done
+	# The sets' object directories go (about 1 GB each: the cells would not
+	# fit on this machine's disk), unless ROBOT_KEEP_OBJS is set; what is
+	# compared is in $R, and ccache keeps the objects for a rerun.
+	if [ -z "${ROBOT_KEEP_OBJS:-}" ]; then
+		for set in $SETS; do
+			rm -rf "$(obj_of "$set-robot-$cell")"
+		done
+	fi
 	base=baseline-robot-$cell
 	if grep -q '^result=noconfig' "$R/$base.status" 2>/dev/null; then
 		echo "cell=noconfig" >> "$cst"
