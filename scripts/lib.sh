@@ -14,8 +14,8 @@ RESULTS=$BUILD/results
 # ($XDG_CACHE_HOME/ccache, i.e. ~/.cache/ccache), outside the clone: a second
 # clone or CI run on this machine starts warm (CCACHE_DIR overrides).  Paths
 # under the clone are hashed relative to it (CCACHE_BASEDIR), so clones in
-# other directories share the objects.  16G holds make robot's cells (about
-# 0.4 GB a set) beside the x86_64 variants, so a cell run again is warm.
+# other directories share the objects.  16G: room for make robot's cells
+# beside the x86_64 variants (what is evicted first is the oldest).
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/ccache}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-16G}

@@ -1042,8 +1042,12 @@ ROBOT_CELLS = ['x86_64', 'nosmp', 'preempt-none', 'debian', 'nobpf', 'noperf', '
 
 def robot_summary(doc, series_commit):
     """README's robot figure, from the per-cell table of the robot section
-    of DOC (every cell's last run): the cells that pass on the current
-    series, those that fail or were run on an older one, those not run."""
+    of DOC (every cell's last run): the cells that pass on the series of
+    SERIES_COMMIT (the series as committed then, without uncommitted
+    changes), those that fail or were run on another series, those not
+    run.  A cell passes when baseline, the six and the series are built and
+    neither adds a warning, or (noperf on x86) when every set is not
+    configurable, as expected."""
     lines = doc.split('\n')
     b = next((i for i, line in enumerate(lines) if line.startswith('<!-- results:robot begin')), None)
     e = next((i for i, line in enumerate(lines) if line.strip() == '<!-- results:robot end -->'), None)
@@ -1051,25 +1055,33 @@ def robot_summary(doc, series_commit):
         return None
     table = next((rows for head, rows in old_tables(lines[b + 1:e]).items()
                   if head.startswith('| cell | baseline')), [])
-    passing, failing, older = [], [], []
+    passing, failing, older, incomplete = [], [], [], []
     seen = set()
     for line in table:
         c = cells(line)
-        name, sets, first_bad, run_ = c[0], c[2:4], c[4], c[5]
+        name, base, sets, first_bad, run_ = c[0], c[1], c[2:4], c[4], c[5]
         seen.add(name)
-        m = re.search(r'series of (\w+)', run_)
-        if series_commit and (not m or m.group(1) != series_commit):
-            older.append(f"{name} ({m.group(1) if m else 'unknown series'})")
+        m = re.search(r'series of (\w+)( \+ uncommitted changes)?', run_)
+        if not series_commit or not m or m.group(1) != series_commit or m.group(2):
+            older.append(f"{name} ({m.group(1) + (m.group(2) or '') if m else 'unknown series'})")
             continue
-        ok = first_bad == '-' and all(x == '-' or 'no warning added' in x for x in sets) \
-            and any('no warning added' in x for x in sets)
-        (passing if ok else failing).append(name)
-    fig = f"{len(passing)} of {len(ROBOT_CELLS)} cells pass on the current series"
+        expected = 'not configurable (as expected'
+        if '-' in sets:
+            incomplete.append(f"{name} ({', '.join(s for s, x in zip(('the six', 'the series'), sets) if x == '-')} not built)")
+        elif all(x.startswith(expected) for x in [base] + sets):
+            passing.append(f'{name} (not configurable, as expected)')
+        elif first_bad == '-' and base.startswith('built') and all('no warning added' in x for x in sets):
+            passing.append(name)
+        else:
+            failing.append(name)
+    fig = f"{len(passing)} of {len(ROBOT_CELLS)} cells pass on the series of {series_commit or 'unknown'}"
     fig += ': ' + ', '.join(passing) if passing else ''
     if failing:
         fig += '; failing: ' + ', '.join(failing)
+    if incomplete:
+        fig += '; incomplete: ' + ', '.join(incomplete)
     if older:
-        fig += '; last run on an older series: ' + ', '.join(older)
+        fig += '; last run on another series: ' + ', '.join(older)
     missing = [c for c in ROBOT_CELLS if c not in seen]
     if missing:
         fig += '; not run: ' + ', '.join(missing)

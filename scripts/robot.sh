@@ -52,16 +52,27 @@ cell_fragments() {
 	esac
 }
 
+# Cells Kconfig cannot give on their architecture: x86 selects
+# PERF_EVENTS.  Such a cell passes only when every set of it is reported
+# not configurable; any other cell that does not configure fails.
+UNCONFIGURABLE="noperf"
+for c in $CELLS; do
+	cell_fragments "$c" > /dev/null	# a misspelled cell stops here
+done
+
 touched=$(touched_objs)
 
 # norm FILE...: warning lines of build logs (and sparse's error lines:
 # sparse reports an address-space mismatch such as a bad __rcu access as
 # an error, and the build goes on), without the tree's path (absolute, or
 # relative to the object directory: ../../trees/SET/, as kbuild names the
-# sources of an O= build), line and column numbers, one each
+# sources of an O= build), line and column numbers, each with its count
+# (a second identical warning in a file is an added one; every set of a
+# cell checks the same files, the series adds no C file)
 norm() {
 	grep -hE ': (warning|error):' "$@" 2>/dev/null |
-		sed -E "s|^$TREES/[^/]*/||; s|^(\.\./)+trees/[^/]*/||; s|:[0-9]+:[0-9]+:|:|; s|:[0-9]+:|:|" | sort -u
+		sed -E "s|^$TREES/[^/]*/||; s|^(\.\./)+trees/[^/]*/||; s|:[0-9]+:[0-9]+:|:|; s|:[0-9]+:|:|" |
+		sort | uniq -c | sed -E 's/^ *([0-9]+) (.*)$/\2 [x\1]/' | sort
 }
 
 # build_set VARIANT CELL: tree, config, build; sparse and W=1 on the
@@ -127,9 +138,10 @@ build_set() {
 # added KIND VARIANT BASE: the KIND warnings of VARIANT that BASE has not
 added() { comm -13 "$R/$3.$1" "$R/$2.$1" 2>/dev/null; }
 
-# set_ok VARIANT BASE: built, and nothing added over BASE
+# set_ok VARIANT BASE: both built (and checked), nothing added over BASE
 set_ok() {
 	grep -q '^result=built' "$R/$1.status" || return 1
+	grep -q '^result=built' "$R/$2.status" 2>/dev/null || return 1
 	[ -z "$(added cc "$1" "$2")$(added w1 "$1" "$2")$(added sparse "$1" "$2")" ]
 }
 
@@ -175,6 +187,14 @@ for cell in $CELLS; do
 	base=baseline-robot-$cell
 	if grep -q '^result=noconfig' "$R/$base.status" 2>/dev/null; then
 		echo "cell=noconfig" >> "$cst"
+		case " $UNCONFIGURABLE " in
+		*" $cell "*)
+			for set in $SETS; do
+				grep -q '^result=noconfig' "$R/$set-robot-$cell.status" || {
+					echo "cell=unexpected: $set configures" >> "$cst"; status=1; }
+			done ;;
+		*) echo "cell=unexpected: its fragment does not hold" >> "$cst"; status=1 ;;
+		esac
 		continue
 	fi
 	for set in $SETS; do
@@ -196,12 +216,16 @@ for cell in $CELLS; do
 		*) lo=0 hi=$nall
 		   ! grep -q '^patched=ok' "$cst" || lo=$nsix ;;
 		esac
-		if grep -q '^result=built\|^result=nobuild' "$R/$v.status" && grep -q '^result=built' "$R/$base.status"; then
+		# (any failure but a series that does not apply, when baseline
+		# built: a build, configuration, sparse or W=1 failure too)
+		if ! grep -q '^result=noapply' "$R/$v.status" && grep -q '^result=built' "$R/$base.status"; then
 			VARIANT=prefix-robot-$cell
 			bad=$(first_bad "$cell" "$lo" "$hi")
 			echo "$set.first_bad=$bad $(series_patches faulting | sed -n "${bad}p")" >> "$cst"
 		fi
 	done
+	# the bisect's objects go too (the prefix walk below starts its own)
+	[ -n "${ROBOT_KEEP_OBJS:-}" ] || rm -rf "$(obj_of "prefix-0-robot-$cell")"
 done
 
 # Every prefix of the series, built incrementally in the cell's prefix tree.
@@ -221,6 +245,7 @@ for cell in $PREFIX_CELLS; do
 		fi
 	done
 	echo "total_s=$(( $(date +%s) - t0 ))" >> "$pst"
+	[ -n "${ROBOT_KEEP_OBJS:-}" ] || rm -rf "$(obj_of "prefix-0-robot-$cell")"
 done
 
 # kernel-doc -none -v on every file the series touches (6.1's kernel-doc
@@ -239,7 +264,10 @@ kdoc() {	# kdoc TREE: the warnings, without line numbers
 rm -f "$R/kdoc.baseline" "$R/kdoc.faulting"
 for cell in $CELLS; do
 	ft=$(tree_of "faulting-robot-$cell")
-	if [ -f "$ft/.variant-stamp" ]; then
+	# a whole-series tree this run applied (not one left by an earlier series)
+	case " $SETS " in *" faulting "*) ;; *) break ;; esac
+	fst=$R/faulting-robot-$cell.status
+	if [ -f "$ft/.variant-stamp" ] && [ -s "$fst" ] && ! grep -q '^result=noapply' "$fst"; then
 		kdoc "$PRISTINE" > "$R/kdoc.baseline"
 		kdoc "$ft" > "$R/kdoc.faulting"
 		break
@@ -255,7 +283,8 @@ fi
 
 echo "total_s=$(( $(date +%s) - t_start ))" > "$R/total.status"
 # shellcheck disable=SC2086 # lists of names
-python3 "$TOP/scripts/robot-report.py" "$R" --cells $CELLS --sets $SETS --prefix-cells $PREFIX_CELLS || status=1
+python3 "$TOP/scripts/robot-report.py" "$R" --cells $CELLS --sets $SETS --prefix-cells $PREFIX_CELLS \
+	--unconfigurable $UNCONFIGURABLE || status=1
 results record --status "$status"
 [ "$status" = 0 ] || echo "robot: FAILED" >&2
 exit "$status"
