@@ -5,6 +5,11 @@
 #  ftrace.disabled     with every event off, tp_open records nothing
 #  ftrace.filter_pid   a common_pid filter on sys_enter_openat keeps only
 #                      that task's lines
+#  ftrace.filter_subsystem  a filter written to events/syscalls/filter is
+#                      set on each event of the subsystem, and "0" there
+#                      clears every one (6.1 frees them one by one under
+#                      event_mutex: a splat of its RCU lockdep check on
+#                      the filter pointer fails the run)
 #  ftrace.hist_trigger a hist trigger on raw_syscalls:sys_enter, keyed by
 #                      pid and id and filtered on id, counts tp_syscalls'
 #                      getppid calls exactly
@@ -177,6 +182,25 @@ elif [ "$lines" != 1 ] || [ "$mine" != 1 ] || [ "$others" != 0 ]; then
 else
 	ktap_pass ftrace.filter_pid
 fi
+
+# --- 3b. a filter on the whole syscalls subsystem, then cleared ---------
+ft_clean
+SUBF="common_pid == 1"
+why=
+if ! echo "$SUBF" > $T/events/syscalls/filter; then
+	why="cannot set '$SUBF' on events/syscalls/filter"
+else
+	for ev in sys_enter_openat sys_exit_getppid; do
+		f=$(cat $T/events/syscalls/$ev/filter)
+		[ "$f" = "$SUBF" ] || why="$why $ev reads back '$f' once set;"
+	done
+	echo 0 > $T/events/syscalls/filter || why="$why cannot write 0;"
+	for ev in sys_enter_openat sys_exit_getppid; do
+		f=$(cat $T/events/syscalls/$ev/filter)
+		[ "$f" = none ] || why="$why $ev reads back '$f' once cleared;"
+	done
+fi
+if [ -z "$why" ]; then ktap_pass ftrace.filter_subsystem; else ktap_fail ftrace.filter_subsystem "$why"; fi
 
 # --- 4. hist trigger: keys=common_pid,id if id == getppid ---------------
 ft_clean
