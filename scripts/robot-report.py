@@ -17,6 +17,7 @@ prefix of the walk fails.
 import argparse
 import json
 import os
+import re
 import time
 
 
@@ -37,6 +38,16 @@ def lines(path):
         return [x for x in open(path, encoding='utf-8').read().splitlines() if x.strip()]
     except OSError:
         return []
+
+
+def counted(ls):
+    """{warning: count} of robot.sh's norm lines ("TEXT [xN]")."""
+    out = {}
+    for x in ls:
+        m = re.match(r'^(.*) \[x(\d+)\]$', x)
+        t, n = (m.group(1), int(m.group(2))) if m else (x, 1)
+        out[t] = out.get(t, 0) + n
+    return out
 
 
 def main():
@@ -64,9 +75,9 @@ def main():
             add = {}
             if s != 'baseline' and res == 'built':
                 for k in ('cc', 'w1', 'sparse'):
-                    mine = set(lines(os.path.join(d, f'{v}.{k}')))
-                    theirs = set(lines(os.path.join(d, f'{base}.{k}')))
-                    add[k] = sorted(mine - theirs)
+                    mine = counted(lines(os.path.join(d, f'{v}.{k}')))
+                    theirs = counted(lines(os.path.join(d, f'{base}.{k}')))
+                    add[k] = sorted(f'{t} [x{n}]' for t, n in mine.items() if n > theirs.get(t, 0))
             if res == 'built':
                 cellt = f'built, {sec} s'
                 if add:

@@ -135,8 +135,21 @@ build_set() {
 	echo "seconds=$(( $(date +%s) - t0 ))" >> "$st"
 }
 
-# added KIND VARIANT BASE: the KIND warnings of VARIANT that BASE has not
-added() { comm -13 "$R/$3.$1" "$R/$2.$1" 2>/dev/null; }
+# added KIND VARIANT BASE: the KIND warnings of VARIANT that BASE has not,
+# or has fewer times (norm's "TEXT [xN]" lines; one fewer is not added)
+added() {
+	awk 'function parse(line) {
+		if (match(line, / \[x[0-9]+\]$/)) {
+			text = substr(line, 1, RSTART - 1)
+			n = substr(line, RSTART + 3, RLENGTH - 4) + 0
+		} else {
+			text = line
+			n = 1
+		}
+	}
+	NR == FNR { parse($0); base[text] = n; next }
+	{ parse($0); if (n > base[text] + 0) print }' "$R/$3.$1" "$R/$2.$1" 2>/dev/null
+}
 
 # set_ok VARIANT BASE: both built (and checked), nothing added over BASE
 set_ok() {
