@@ -1036,8 +1036,15 @@ def bench_copy_section(d):
             Table(head, out, merge=False)]
 
 
-ROBOT_CELLS = ['x86_64', 'nosmp', 'preempt-none', 'debian', 'nobpf', 'noperf', 'noperf-arm64', 'nomodules',
-               'noftrace', 'notracepoints', 'nobtf', 'i386', 'arm64', 'riscv64']      # scripts/robot.sh's default
+def robot_cells():
+    """The default cells of make robot: config-fragments/robot/cells, the
+    list scripts/robot.sh runs."""
+    out = []
+    with open(os.path.join(TOP, 'config-fragments', 'robot', 'cells'), encoding='utf-8') as f:
+        for line in f:
+            if line.strip() and not line.startswith('#'):
+                out.append(line.split()[0])
+    return out
 
 
 def robot_summary(doc, series_commit):
@@ -1074,7 +1081,8 @@ def robot_summary(doc, series_commit):
             passing.append(name)
         else:
             failing.append(name)
-    fig = f"{len(passing)} of {len(ROBOT_CELLS)} cells pass on the series of {series_commit or 'unknown'}"
+    all_cells = robot_cells()
+    fig = f"{len(passing)} of {len(all_cells)} cells pass on the series of {series_commit or 'unknown'}"
     fig += ': ' + ', '.join(passing) if passing else ''
     if failing:
         fig += '; failing: ' + ', '.join(failing)
@@ -1082,7 +1090,7 @@ def robot_summary(doc, series_commit):
         fig += '; incomplete: ' + ', '.join(incomplete)
     if older:
         fig += '; last run on another series: ' + ', '.join(older)
-    missing = [c for c in ROBOT_CELLS if c not in seen]
+    missing = [c for c in all_cells if c not in seen]
     if missing:
         fig += '; not run: ' + ', '.join(missing)
     return fig + ' (every cell: [measurements.md](docs/measurements.md#make-robot))'

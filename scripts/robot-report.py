@@ -3,10 +3,12 @@
 
 robot-report.py DIR --cells CELL... --sets SET... [--prefix-cells CELL...]
                 [--unconfigurable CELL...]
-reads DIR/SET-robot-CELL.{status,err,cc,w1,sparse}, DIR/cell-CELL.status,
-DIR/prefixes-CELL.status and DIR/total.status, prints one table (a row per
-cell: each set built or not, the warnings it adds over baseline of the
-cell, seconds; the first failing prefix), writes it with every added
+reads DIR/SET-robot-CELL.{status,err}, the warnings robot.sh found added
+over baseline of the cell (DIR/SET-robot-CELL.added.{cc,w1,sparse}: this
+report does not compare again), DIR/cell-CELL.status,
+DIR/prefixes-CELL.status, DIR/kdoc.* and DIR/total.status, prints one
+table (a row per cell: each set built or not, the warnings it adds,
+seconds; the first failing prefix), writes it with every added
 warning to DIR/../robot.md and the figures to DIR/../robot-figures.json
 (scripts/results.py makes robot.json of them).  Exit
 status 1 when a cell fails (a set does not apply, configure or build, or
@@ -17,7 +19,6 @@ prefix of the walk fails.
 import argparse
 import json
 import os
-import re
 import time
 
 
@@ -38,16 +39,6 @@ def lines(path):
         return [x for x in open(path, encoding='utf-8').read().splitlines() if x.strip()]
     except OSError:
         return []
-
-
-def counted(ls):
-    """{warning: count} of robot.sh's norm lines ("TEXT [xN]")."""
-    out = {}
-    for x in ls:
-        m = re.match(r'^(.*) \[x(\d+)\]$', x)
-        t, n = (m.group(1), int(m.group(2))) if m else (x, 1)
-        out[t] = out.get(t, 0) + n
-    return out
 
 
 def main():
@@ -73,11 +64,17 @@ def main():
             res = st.get('result', 'not run')
             sec = st.get('seconds', '?')
             add = {}
-            if s != 'baseline' and res == 'built':
+            compared = kv(os.path.join(d, f'{base}.status')).get('result') == 'built'
+            if s != 'baseline' and res == 'built' and compared:
                 for k in ('cc', 'w1', 'sparse'):
-                    mine = counted(lines(os.path.join(d, f'{v}.{k}')))
-                    theirs = counted(lines(os.path.join(d, f'{base}.{k}')))
-                    add[k] = sorted(f'{t} [x{n}]' for t, n in mine.items() if n > theirs.get(t, 0))
+                    f = os.path.join(d, f'{v}.added.{k}')
+                    if not os.path.exists(f):
+                        # robot.sh writes it whenever both are built
+                        err = f'not compared with baseline ({os.path.basename(f)} is missing)'
+                        res = 'notcompared'
+                        add = {}
+                        break
+                    add[k] = lines(f)
             if res == 'built':
                 cellt = f'built, {sec} s'
                 if add:
@@ -118,7 +115,7 @@ def main():
         ptab.append(f"- cell {cell}: {len(res)} prefixes built incrementally in {pst.get('total_s', '?')} s, "
                     + ('all pass' if res and not fails else 'failing: ' + ', '.join(fails) if fails else 'none built'))
     kb, kf = lines(os.path.join(d, 'kdoc.baseline')), lines(os.path.join(d, 'kdoc.faulting'))
-    kadd = sorted(set(kf) - set(kb))
+    kadd = lines(os.path.join(d, 'kdoc.added'))
     if os.path.exists(os.path.join(d, 'kdoc.faulting')):
         ptab.append(f'- kernel-doc -none -v (6.1 has no -Wall) on the files the series touches: baseline {len(kb)}, '
                     f'series {len(kf)} warnings, {len(kadd)} added')

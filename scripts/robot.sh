@@ -17,17 +17,16 @@
 # table of docs/measurements.md and README's row; one build at a
 # time (build_lock), one tree and object directory per cell and set,
 # ccache shared.
-#   ROBOT_CELLS         default: x86_64 nosmp preempt-none debian nobpf
-#                       noperf noperf-arm64 nomodules noftrace notracepoints
-#                       nobtf i386 arm64 riscv64 (a cell named CELL-arm64
-#                       is CELL's fragment on arm64: x86 cannot drop
-#                       PERF_EVENTS)
+#   ROBOT_CELLS         default: every cell of config-fragments/robot/cells
+#                       (a cell named CELL-arm64 is CELL's fragment on
+#                       arm64: x86 cannot drop PERF_EVENTS)
 #   ROBOT_SETS          default: baseline patched faulting
 #   ROBOT_KEEP_OBJS     set: keep the sets' object directories
 #   ROBOT_PREFIX_CELLS  cells whose every prefix is built (default
 #                       "preempt-none arm64"; empty: none)
 . "$(dirname "$0")/lib.sh"
-CELLS=${ROBOT_CELLS:-x86_64 nosmp preempt-none debian nobpf noperf noperf-arm64 nomodules noftrace notracepoints nobtf i386 arm64 riscv64}
+CELLS_FILE=$TOP/config-fragments/robot/cells
+CELLS=${ROBOT_CELLS:-$(sed -e '/^#/d' -e 's/[[:space:]].*//' "$CELLS_FILE")}
 SETS=${ROBOT_SETS:-baseline patched faulting}
 PREFIX_CELLS=${ROBOT_PREFIX_CELLS-preempt-none arm64}
 export CONFIG_REQUIRE=extra BUILD_WARNINGS=keep
@@ -52,10 +51,11 @@ cell_fragments() {
 	esac
 }
 
-# Cells Kconfig cannot give on their architecture: x86 selects
-# PERF_EVENTS.  Such a cell passes only when every set of it is reported
-# not configurable; any other cell that does not configure fails.
-UNCONFIGURABLE="noperf"
+# Cells Kconfig cannot give on their architecture (the cells file's
+# "unconfigurable"; x86 selects PERF_EVENTS).  Such a cell passes only when
+# every set of it is reported not configurable; any other cell that does
+# not configure fails.  robot-report.py applies the same rule to the table.
+UNCONFIGURABLE=$(awk '!/^#/ && $2 == "unconfigurable" { print $1 }' "$CELLS_FILE")
 for c in $CELLS; do
 	cell_fragments "$c" > /dev/null	# a misspelled cell stops here
 done
@@ -80,7 +80,7 @@ norm() {
 build_set() {
 	local v=$1 cell=$2 st=$R/$1.status t0 obj tree objs o
 	: > "$st"
-	rm -f "$R/$v".{cc,w1,sparse,err}
+	rm -f "$R/$v".{cc,w1,sparse,err} "$R/$v".added.{cc,w1,sparse}
 	t0=$(date +%s)
 	FRAGMENTS=$(cell_fragments "$cell")
 	export FRAGMENTS
@@ -151,11 +151,18 @@ added() {
 	{ parse($0); if (n > base[text] + 0) print }' "$R/$3.$1" "$R/$2.$1" 2>/dev/null
 }
 
-# set_ok VARIANT BASE: both built (and checked), nothing added over BASE
+# set_ok VARIANT BASE: both built (and checked), nothing added over BASE.
+# What is added is written to $R/VARIANT.added.{cc,w1,sparse}, the one
+# comparison robot-report.py reports (it does not compare again).
 set_ok() {
+	local k
+	rm -f "$R/$1".added.{cc,w1,sparse}
 	grep -q '^result=built' "$R/$1.status" || return 1
 	grep -q '^result=built' "$R/$2.status" 2>/dev/null || return 1
-	[ -z "$(added cc "$1" "$2")$(added w1 "$1" "$2")$(added sparse "$1" "$2")" ]
+	for k in cc w1 sparse; do
+		added "$k" "$1" "$2" > "$R/$1.added.$k"
+	done
+	! [ -s "$R/$1.added.cc" ] && ! [ -s "$R/$1.added.w1" ] && ! [ -s "$R/$1.added.sparse" ]
 }
 
 # first_bad CELL LO HI: the first prefix in LO+1..HI that fails (LO passes,
@@ -220,7 +227,7 @@ for cell in $CELLS; do
 		status=1
 		echo "$set=fail" >> "$cst"
 		for k in cc w1 sparse; do
-			added "$k" "$v" "$base" | sed "s/^/$set.$k: /" >> "$cst"
+			sed "s/^/$set.$k: /" "$R/$v.added.$k" >> "$cst" 2>/dev/null
 		done
 		# the first failing prefix: the six between 0 and 6, the follow-up
 		# between 6 (if the six pass here) and the whole series
@@ -274,7 +281,7 @@ kdoc() {	# kdoc TREE: the warnings, without line numbers
 		[ ! -f "$1/$f" ] || (cd "$1" && perl scripts/kernel-doc -none -v "$f" 2>&1)
 	done | grep -E "warning|error|Use of" | sed -E 's|:[0-9]+:|:|; s|line [0-9]+|line N|g' | sort -u
 }
-rm -f "$R/kdoc.baseline" "$R/kdoc.faulting"
+rm -f "$R"/kdoc.{baseline,faulting,added}
 for cell in $CELLS; do
 	ft=$(tree_of "faulting-robot-$cell")
 	# a whole-series tree this run applied (not one left by an earlier series)
@@ -287,9 +294,9 @@ for cell in $CELLS; do
 	fi
 done
 if [ -f "$R/kdoc.faulting" ]; then
-	new=$(comm -13 "$R/kdoc.baseline" "$R/kdoc.faulting")
+	comm -13 "$R/kdoc.baseline" "$R/kdoc.faulting" > "$R/kdoc.added"
 	echo "kernel-doc: $(echo $kfiles | wc -w) files, baseline $(wc -l < "$R/kdoc.baseline"), series $(wc -l < "$R/kdoc.faulting") warnings"
-	[ -z "$new" ] || { printf '%s\n' "$new" | sed 's/^/  kernel-doc added: /'; status=1; }
+	[ ! -s "$R/kdoc.added" ] || { sed 's/^/  kernel-doc added: /' "$R/kdoc.added"; status=1; }
 else
 	echo "kernel-doc: no faulting tree in any cell: not run"
 fi
