@@ -696,9 +696,11 @@ class Table:
     """A generated table; rows are (key, cells).  key(cells of an old row)
     gives the key of a row already in the section; sort orders the rows."""
 
-    def __init__(self, header, rows, key=lambda c: c[0], sort=None, merge=True):
+    def __init__(self, header, rows, key=lambda c: c[0], sort=None, merge=True, caption=None):
         self.header, self.rows, self.key, self.sort = header, rows, key, sort
         self.merge = merge      # False: the rows of one run, no date of their own
+        self.caption = caption  # a line before the table; a captioned table
+                                # without rows (new or kept) is left out
 
     def head_line(self):
         return row_line(self.header)
@@ -746,7 +748,12 @@ def render(items, old_lines):
     out = []
     for it in items:
         if isinstance(it, Table):
-            out.extend(merge(it, old))
+            lines = merge(it, old)
+            if it.caption is not None:
+                if len(lines) > 2:
+                    out.extend(['', it.caption, ''] + lines)
+                continue
+            out.extend(lines)
         else:
             out.extend(it.split('\n'))
     return out
@@ -1093,23 +1100,49 @@ def robot_summary(doc, series_commit):
     missing = [c for c in all_cells if c not in seen]
     if missing:
         fig += '; not run: ' + ', '.join(missing)
+    walks = next((rows for head, rows in old_tables(lines[b + 1:e]).items()
+                  if head.startswith('| prefix walk |')), [])
+    wtext = []
+    for line in walks:
+        c = cells(line)
+        m = re.search(r'series of (\w+)( \+ uncommitted changes)?', c[3])
+        on = 'on the series' if m and series_commit and m.group(1) == series_commit and not m.group(2) else \
+            f"on the series of {m.group(1) + (m.group(2) or '') if m else 'unknown'}"
+        wtext.append(f'{c[0]} ({c[1]}, {on})')
+    fig += '; prefix walks: ' + ('; '.join(wtext) if wtext else 'none run')
     return fig + ' (every cell: [measurements.md](docs/measurements.md#make-robot))'
 
 
 def robot_section(d):
-    """The cells of a make robot run, one row each, merged with the rows of
-    earlier runs (a cell measured again is replaced)."""
+    """The cells of a make robot run, one row each, and its prefix walks,
+    one row per cell walked, merged with the rows of earlier runs (a cell
+    measured again is replaced).  A run of baseline alone (the base of a
+    prefix walk) says nothing of the series: its cells keep their rows."""
     when, commit = span(d['start'], d['end']), commit_text(d['git'])
     sets = d.get('sets') or []
     rows = []
     for cell, c in d.get('cells', {}).items():
+        if set(sets) <= {'baseline'}:
+            continue
         rows.append((cell, [cell] + [c.get('text', {}).get(s, '-') for s in ('baseline', 'patched', 'faulting')]
                      + [c.get('first_bad', '-'), f'{when} ({commit})']))
     t = Table(['cell', 'baseline', 'patched', 'faulting', 'first failing prefix', 'run'], rows)
+    walks = []
+    for cell, w in d.get('prefixes', {}).items():
+        failed = w.get('failed') or []
+        n = w.get('built', 0)
+        res = f'{n} prefixes: ' + ('failing: ' + ', '.join(failed) if failed else
+                                   'each built, no warning added' if n else 'none built')
+        secs = w.get('seconds')
+        walks.append((cell, [cell, res, duration(secs and int(secs)), f'{when} ({commit})']))
+    pw = Table(['prefix walk', 'prefixes built incrementally in one tree, each against baseline of the cell',
+                'time', 'run'], walks,
+               caption='Every prefix of the series (`ROBOT_PREFIX_CELLS`), one row per cell walked:')
     items = [f"Run of {when} ({commit}), {duration(d.get('total_s') and int(d['total_s']))}: "
-             f"`{d.get('command')}` (sets: {', '.join(sets)}).", '', t]
+             f"`{d.get('command')}` (sets: {', '.join(sets)}).", '', t, pw]
     if d.get('notes'):
-        items += [''] + [n if n.startswith('- ') else f'- {n}' for n in d['notes']]
+        items += [''] + [n if n.startswith('- ') else f'- {n}' for n in d['notes']
+                         if not n.startswith('- cell ')]
     return items
 
 
