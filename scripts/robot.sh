@@ -226,8 +226,8 @@ for cell in $CELLS; do
 		fi
 		status=1
 		echo "$set=fail" >> "$cst"
-		for k in cc w1 sparse; do
-			sed "s/^/$set.$k: /" "$R/$v.added.$k" >> "$cst" 2>/dev/null
+		for k in cc w1 sparse; do	# (none when a set was not built)
+			[ ! -f "$R/$v.added.$k" ] || sed "s/^/$set.$k: /" "$R/$v.added.$k" >> "$cst"
 		done
 		# the first failing prefix: the six between 0 and 6, the follow-up
 		# between 6 (if the six pass here) and the whole series
