@@ -136,7 +136,10 @@ build_set() {
 }
 
 # added KIND VARIANT BASE: the KIND warnings of VARIANT that BASE has not,
-# or has fewer times (norm's "TEXT [xN]" lines; one fewer is not added)
+# or has fewer times (norm's "TEXT [xN]" lines; one fewer is not added).
+# BASE's lines are those of the first file by name (NR == FNR would take
+# VARIANT's for BASE's when BASE has none); a file that cannot be read
+# fails.
 added() {
 	awk 'function parse(line) {
 		if (match(line, / \[x[0-9]+\]$/)) {
@@ -147,8 +150,8 @@ added() {
 			n = 1
 		}
 	}
-	NR == FNR { parse($0); base[text] = n; next }
-	{ parse($0); if (n > base[text] + 0) print }' "$R/$3.$1" "$R/$2.$1" 2>/dev/null
+	FILENAME == ARGV[1] { parse($0); base[text] = n; next }
+	{ parse($0); if (n > base[text] + 0) print }' "$R/$3.$1" "$R/$2.$1"
 }
 
 # set_ok VARIANT BASE: both built (and checked), nothing added over BASE.
@@ -160,7 +163,7 @@ set_ok() {
 	grep -q '^result=built' "$R/$1.status" || return 1
 	grep -q '^result=built' "$R/$2.status" 2>/dev/null || return 1
 	for k in cc w1 sparse; do
-		added "$k" "$1" "$2" > "$R/$1.added.$k"
+		added "$k" "$1" "$2" > "$R/$1.added.$k" || return 1
 	done
 	! [ -s "$R/$1.added.cc" ] && ! [ -s "$R/$1.added.w1" ] && ! [ -s "$R/$1.added.sparse" ]
 }
@@ -261,7 +264,10 @@ for cell in $PREFIX_CELLS; do
 			echo "$n=ok $(sed -n 's/^seconds=//p' "$R/$v.status")" >> "$pst"
 		else
 			status=1
-			echo "$n=fail $(tr '\n' ' ' < "$R/$v.err" 2>/dev/null)" >> "$pst"
+			# why: the first error, else the first warning added
+			why=$(cat "$R/$v.err" 2>/dev/null || true)
+			[ -n "$why" ] || why=$(cat "$R/$v".added.{cc,w1,sparse} 2>/dev/null | head -n 1 || true)
+			echo "$n=fail $(printf '%s' "$why" | tr '\n' ' ')" >> "$pst"
 		fi
 	done
 	echo "total_s=$(( $(date +%s) - t0 ))" >> "$pst"
