@@ -3,7 +3,8 @@
 # broken series fails in seconds: series <-> patches/ consistency, one
 # patch format, README.md a reference of at most 300 lines (the rest is
 # in docs/), the catalogue of checks in docs/tests.md against the KTAP
-# names the checks emit (scripts/catalogue.py), checkpatch, fuzz-0 apply
+# names the checks emit (scripts/catalogue.py), make robot's comparison
+# on made-up sets (scripts/robot-selftest.sh), checkpatch, fuzz-0 apply
 # of the whole series.
 . "$(dirname "$0")/lib.sh"
 fail=0
@@ -45,6 +46,8 @@ fi
 # catalogued name no script emits, or an emitted one not catalogued,
 # fails naming it).
 python3 "$TOP/scripts/catalogue.py" check || fail=1
+# make robot's comparison and report on made-up sets (no kernel built)
+"$TOP/scripts/robot-selftest.sh" || fail=1
 [ "$fail" = 0 ] || die "hygiene failed (see above)"
 echo "hygiene: $(printf '%s\n' "$listed" | wc -l) patches, series and patches/ agree, one format; README.md $readme_lines lines (at most $README_MAX); the catalogue of checks agrees with tests/"
 "$TOP/scripts/checkpatch.sh"

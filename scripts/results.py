@@ -1048,9 +1048,10 @@ def robot_cells():
     list scripts/robot.sh runs."""
     out = []
     with open(os.path.join(TOP, 'config-fragments', 'robot', 'cells'), encoding='utf-8') as f:
-        for line in f:
-            if line.strip() and not line.startswith('#'):
-                out.append(line.split()[0])
+        for line in f:     # robot.sh's rule: a comment from #, the first word
+            words = line.split('#', 1)[0].split()
+            if words:
+                out.append(words[0])
     return out
 
 
@@ -1110,6 +1111,13 @@ def robot_summary(doc, series_commit):
             f"on the series of {m.group(1) + (m.group(2) or '') if m else 'unknown'}"
         wtext.append(f'{c[0]} ({c[1]}, {on})')
     fig += '; prefix walks: ' + ('; '.join(wtext) if wtext else 'none run')
+    kdoc = next((rows for head, rows in old_tables(lines[b + 1:e]).items() if head.startswith('| check |')), [])
+    for line in kdoc:
+        c = cells(line)
+        m = re.search(r'series of (\w+)( \+ uncommitted changes)?', c[2])
+        on = 'on the series' if m and series_commit and m.group(1) == series_commit and not m.group(2) else \
+            f"on the series of {m.group(1) + (m.group(2) or '') if m else 'unknown'}"
+        fig += f'; {c[0]}: {c[1]} ({on})'
     return fig + ' (every cell: [measurements.md](docs/measurements.md#make-robot))'
 
 
@@ -1122,8 +1130,8 @@ def robot_section(d):
     sets = d.get('sets') or []
     rows = []
     for cell, c in d.get('cells', {}).items():
-        if set(sets) <= {'baseline'}:
-            continue
+        if set(sets) <= {'baseline'} and c.get('sets', {}).get('baseline', {}).get('result') == 'built':
+            continue        # (a baseline that fails is the cell's news)
         rows.append((cell, [cell] + [c.get('text', {}).get(s, '-') for s in ('baseline', 'patched', 'faulting')]
                      + [c.get('first_bad', '-'), f'{when} ({commit})']))
     t = Table(['cell', 'baseline', 'patched', 'faulting', 'first failing prefix', 'run'], rows)
@@ -1138,11 +1146,18 @@ def robot_section(d):
     pw = Table(['prefix walk', 'prefixes built incrementally in one tree, each against baseline of the cell',
                 'time', 'run'], walks,
                caption='Every prefix of the series (`ROBOT_PREFIX_CELLS`), one row per cell walked:')
+    kd = d.get('kernel_doc') or {}
+    krows = []
+    if kd.get('ran'):
+        krows.append(('kernel-doc', ['kernel-doc', f"baseline {kd.get('baseline')}, series {kd.get('faulting')} warnings, "
+                                     f"{kd.get('added')} added", f'{when} ({commit})']))
+    kt = Table(['check', 'on the files the series touches (`kernel-doc -none -v`: 6.1 has no `-Wall`)', 'run'],
+               krows, caption='kernel-doc, on the whole series (the first cell of a run that builds it):')
     items = [f"Run of {when} ({commit}), {duration(d.get('total_s') and int(d['total_s']))}: "
-             f"`{d.get('command')}` (sets: {', '.join(sets)}).", '', t, pw]
-    if d.get('notes'):
-        items += [''] + [n if n.startswith('- ') else f'- {n}' for n in d['notes']
-                         if not n.startswith('- cell ')]
+             f"`{d.get('command')}` (sets: {', '.join(sets)}).", '', t, pw, kt]
+    notes = [n for n in d.get('notes') or [] if not n.startswith(('- cell ', '- kernel-doc'))]
+    if notes:
+        items += [''] + [n if n.startswith('- ') else f'- {n}' for n in notes]
     return items
 
 

@@ -110,6 +110,10 @@ def main():
         pst = kv(os.path.join(d, f'prefixes-{cell}.status'))
         res = {k: v for k, v in pst.items() if k.isdigit()}
         fails = [f'{k} ({v})' for k, v in sorted(res.items(), key=lambda x: int(x[0])) if not v.startswith('ok')]
+        for k in sorted((k for k, v in res.items() if not v.startswith('ok')), key=int):
+            for kind in ('cc', 'w1', 'sparse'):
+                detail += [f'- prefix {k} of the walk in {cell}, {kind}: `{w}`'
+                           for w in lines(os.path.join(d, f'prefix-{k}-robot-{cell}.added.{kind}'))]
         bad |= bool(fails) or not res
         out['prefixes'][cell] = {'built': len(res), 'failed': fails, 'seconds': pst.get('total_s')}
         ptab.append(f"- cell {cell}: {len(res)} prefixes built incrementally in {pst.get('total_s', '?')} s, "
@@ -121,7 +125,8 @@ def main():
                     f'series {len(kf)} warnings, {len(kadd)} added')
         detail += [f'- kernel-doc: `{w}`' for w in kadd]
         bad |= bool(kadd)
-    out['kernel_doc'] = {'baseline': len(kb), 'faulting': len(kf), 'added': len(kadd)}
+    out['kernel_doc'] = {'baseline': len(kb), 'faulting': len(kf), 'added': len(kadd),
+                         'ran': os.path.exists(os.path.join(d, 'kdoc.faulting'))}
     total = kv(os.path.join(d, 'total.status')).get('total_s')
     out['total_s'] = total
     out['sets'] = a.sets

@@ -25,8 +25,10 @@
 #   ROBOT_PREFIX_CELLS  cells whose every prefix is built (default
 #                       "preempt-none arm64"; empty: none)
 . "$(dirname "$0")/lib.sh"
+# norm, added, set_ok: the comparison (scripts/robot-selftest.sh tries it)
+. "$(dirname "$0")/robot-lib.sh"
 CELLS_FILE=$TOP/config-fragments/robot/cells
-CELLS=${ROBOT_CELLS:-$(sed -e '/^#/d' -e 's/[[:space:]].*//' "$CELLS_FILE")}
+CELLS=${ROBOT_CELLS:-$(awk '{ sub(/#.*/, "") } NF { print $1 }' "$CELLS_FILE")}
 SETS=${ROBOT_SETS:-baseline patched faulting}
 PREFIX_CELLS=${ROBOT_PREFIX_CELLS-preempt-none arm64}
 export CONFIG_REQUIRE=extra BUILD_WARNINGS=keep
@@ -55,25 +57,12 @@ cell_fragments() {
 # "unconfigurable"; x86 selects PERF_EVENTS).  Such a cell passes only when
 # every set of it is reported not configurable; any other cell that does
 # not configure fails.  robot-report.py applies the same rule to the table.
-UNCONFIGURABLE=$(awk '!/^#/ && $2 == "unconfigurable" { print $1 }' "$CELLS_FILE")
-for c in $CELLS; do
+UNCONFIGURABLE=$(awk '{ sub(/#.*/, "") } NF && $2 == "unconfigurable" { print $1 }' "$CELLS_FILE")
+for c in $CELLS $PREFIX_CELLS; do
 	cell_fragments "$c" > /dev/null	# a misspelled cell stops here
 done
 
 touched=$(touched_objs)
-
-# norm FILE...: warning lines of build logs (and sparse's error lines:
-# sparse reports an address-space mismatch such as a bad __rcu access as
-# an error, and the build goes on), without the tree's path (absolute, or
-# relative to the object directory: ../../trees/SET/, as kbuild names the
-# sources of an O= build), line and column numbers, each with its count
-# (a second identical warning in a file is an added one; every set of a
-# cell checks the same files, the series adds no C file)
-norm() {
-	grep -hE ': (warning|error):' "$@" 2>/dev/null |
-		sed -E "s|^$TREES/[^/]*/||; s|^(\.\./)+trees/[^/]*/||; s|:[0-9]+:[0-9]+:|:|; s|:[0-9]+:|:|" |
-		sort | uniq -c | sed -E 's/^ *([0-9]+) (.*)$/\2 [x\1]/' | sort
-}
 
 # build_set VARIANT CELL: tree, config, build; sparse and W=1 on the
 # touched files.  Writes $R/VARIANT.{status,cc,w1,sparse}.
@@ -135,38 +124,6 @@ build_set() {
 	echo "seconds=$(( $(date +%s) - t0 ))" >> "$st"
 }
 
-# added KIND VARIANT BASE: the KIND warnings of VARIANT that BASE has not,
-# or has fewer times (norm's "TEXT [xN]" lines; one fewer is not added).
-# BASE's lines are those of the first file by name (NR == FNR would take
-# VARIANT's for BASE's when BASE has none); a file that cannot be read
-# fails.
-added() {
-	awk 'function parse(line) {
-		if (match(line, / \[x[0-9]+\]$/)) {
-			text = substr(line, 1, RSTART - 1)
-			n = substr(line, RSTART + 3, RLENGTH - 4) + 0
-		} else {
-			text = line
-			n = 1
-		}
-	}
-	FILENAME == ARGV[1] { parse($0); base[text] = n; next }
-	{ parse($0); if (n > base[text] + 0) print }' "$R/$3.$1" "$R/$2.$1"
-}
-
-# set_ok VARIANT BASE: both built (and checked), nothing added over BASE.
-# What is added is written to $R/VARIANT.added.{cc,w1,sparse}, the one
-# comparison robot-report.py reports (it does not compare again).
-set_ok() {
-	local k
-	rm -f "$R/$1".added.{cc,w1,sparse}
-	grep -q '^result=built' "$R/$1.status" || return 1
-	grep -q '^result=built' "$R/$2.status" 2>/dev/null || return 1
-	for k in cc w1 sparse; do
-		added "$k" "$1" "$2" > "$R/$1.added.$k" || return 1
-	done
-	! [ -s "$R/$1.added.cc" ] && ! [ -s "$R/$1.added.w1" ] && ! [ -s "$R/$1.added.sparse" ]
-}
 
 # first_bad CELL LO HI: the first prefix in LO+1..HI that fails (LO passes,
 # HI fails), built in the cell's prefix tree
