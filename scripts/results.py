@@ -1056,36 +1056,53 @@ def robot_cells():
 
 
 def robot_summary(doc, series_commit):
-    """README's robot figure, from the per-cell table of the robot section
-    of DOC (every cell's last run): the cells that pass on the series of
-    SERIES_COMMIT (the series as committed then, without uncommitted
-    changes), those that fail or were run on another series, those not
-    run.  A cell passes when baseline, the six and the series are built and
-    neither adds a warning, or (noperf on x86) when every set is not
-    configurable, as expected."""
+    """README's robot figure, from the tables of the robot section of DOC
+    (every cell's, every walk's and kernel-doc's last run): the cells that
+    pass on the series of SERIES_COMMIT (the series as committed then,
+    without uncommitted changes), those that fail, are incomplete or were
+    run on another series, those not run; then the prefix walks and
+    kernel-doc, FAILING where they found something.  A cell passes when
+    baseline, the six and the series are built and neither adds a warning,
+    or (noperf on x86) when every set is not configurable, as expected."""
     lines = doc.split('\n')
     b = next((i for i, line in enumerate(lines) if line.startswith('<!-- results:robot begin')), None)
     e = next((i for i, line in enumerate(lines) if line.strip() == '<!-- results:robot end -->'), None)
     if b is None or e is None:
         return None
-    table = next((rows for head, rows in old_tables(lines[b + 1:e]).items()
-                  if head.startswith('| cell | baseline')), [])
-    passing, failing, older, incomplete = [], [], [], []
+    tables = old_tables(lines[b + 1:e])
+
+    def rows_of(head, width):
+        rows = next((r for h, r in tables.items() if h.startswith(head)), [])
+        # (a row that does not split into its columns is reported, not
+        # read: the texts are the robot's, a stray ` could do it)
+        return [[x.replace('\\|', '|') for x in c] if c and len(c) == width else None
+                for c in (cells(r) for r in rows)]
+
+    def on(run_):
+        m = re.search(r'series of (\w+)( \+ uncommitted changes)?', run_)
+        if m and series_commit and m.group(1) == series_commit and not m.group(2):
+            return None
+        return m.group(1) + (m.group(2) or '') if m else 'unknown series'
+
+    passing, failing, older, incomplete, unread = [], [], [], [], 0
     seen = set()
-    for line in table:
-        c = cells(line)
+    for c in rows_of('| cell | baseline', 6):
+        if c is None:
+            unread += 1
+            continue
         name, base, sets, first_bad, run_ = c[0], c[1], c[2:4], c[4], c[5]
         seen.add(name)
-        m = re.search(r'series of (\w+)( \+ uncommitted changes)?', run_)
-        if not series_commit or not m or m.group(1) != series_commit or m.group(2):
-            older.append(f"{name} ({m.group(1) + (m.group(2) or '') if m else 'unknown series'})")
+        if on(run_):
+            older.append(f'{name} ({on(run_)})')
             continue
         expected = 'not configurable (as expected'
-        if '-' in sets:
+        if base.startswith('FAILED') or any(x.startswith('FAILED') for x in sets) or first_bad != '-':
+            failing.append(name)
+        elif '-' in sets:
             incomplete.append(f"{name} ({', '.join(s for s, x in zip(('the six', 'the series'), sets) if x == '-')} not built)")
         elif all(x.startswith(expected) for x in [base] + sets):
             passing.append(f'{name} (not configurable, as expected)')
-        elif first_bad == '-' and base.startswith('built') and all('no warning added' in x for x in sets):
+        elif base.startswith('built') and all('no warning added' in x for x in sets):
             passing.append(name)
         else:
             failing.append(name)
@@ -1093,7 +1110,7 @@ def robot_summary(doc, series_commit):
     fig = f"{len(passing)} of {len(all_cells)} cells pass on the series of {series_commit or 'unknown'}"
     fig += ': ' + ', '.join(passing) if passing else ''
     if failing:
-        fig += '; failing: ' + ', '.join(failing)
+        fig += '; FAILING: ' + ', '.join(failing)
     if incomplete:
         fig += '; incomplete: ' + ', '.join(incomplete)
     if older:
@@ -1101,24 +1118,30 @@ def robot_summary(doc, series_commit):
     missing = [c for c in all_cells if c not in seen]
     if missing:
         fig += '; not run: ' + ', '.join(missing)
-    walks = next((rows for head, rows in old_tables(lines[b + 1:e]).items()
-                  if head.startswith('| prefix walk |')), [])
     wtext = []
-    for line in walks:
-        c = cells(line)
-        m = re.search(r'series of (\w+)( \+ uncommitted changes)?', c[3])
-        on = 'on the series' if m and series_commit and m.group(1) == series_commit and not m.group(2) else \
-            f"on the series of {m.group(1) + (m.group(2) or '') if m else 'unknown'}"
-        wtext.append(f'{c[0]} ({c[1]}, {on})')
+    for c in rows_of('| prefix walk |', 4):
+        if c is None:
+            unread += 1
+            continue
+        bad = '' if 'each built, no warning added' in c[1] else 'FAILING: '
+        wtext.append(f"{bad}{c[0]} ({c[1]}, {'on the series of ' + on(c[3]) if on(c[3]) else 'on the series'})")
     fig += '; prefix walks: ' + ('; '.join(wtext) if wtext else 'none run')
-    kdoc = next((rows for head, rows in old_tables(lines[b + 1:e]).items() if head.startswith('| check |')), [])
-    for line in kdoc:
-        c = cells(line)
-        m = re.search(r'series of (\w+)( \+ uncommitted changes)?', c[2])
-        on = 'on the series' if m and series_commit and m.group(1) == series_commit and not m.group(2) else \
-            f"on the series of {m.group(1) + (m.group(2) or '') if m else 'unknown'}"
-        fig += f'; {c[0]}: {c[1]} ({on})'
+    for c in rows_of('| check |', 3):
+        if c is None:
+            unread += 1
+            continue
+        bad = '' if c[1].endswith(' 0 added') else 'FAILING: '
+        fig += f"; {bad}{c[0]}: {c[1]} ({'on the series of ' + on(c[2]) if on(c[2]) else 'on the series'})"
+    if unread:
+        fig += f'; {unread} rows of the section could not be read'
     return fig + ' (every cell: [measurements.md](docs/measurements.md#make-robot))'
+
+
+def plain(text):
+    """A compiler's text for a table cell: its quotes ` (ld's `sym') made ',
+    so that no cell opens code that a later read would take for the rest
+    of the row."""
+    return text.replace('`', "'")
 
 
 def robot_section(d):
@@ -1130,16 +1153,16 @@ def robot_section(d):
     sets = d.get('sets') or []
     rows = []
     for cell, c in d.get('cells', {}).items():
-        if set(sets) <= {'baseline'} and c.get('sets', {}).get('baseline', {}).get('result') == 'built':
+        if set(sets) <= {'baseline'} and c.get('ok'):
             continue        # (a baseline that fails is the cell's news)
-        rows.append((cell, [cell] + [c.get('text', {}).get(s, '-') for s in ('baseline', 'patched', 'faulting')]
-                     + [c.get('first_bad', '-'), f'{when} ({commit})']))
+        rows.append((cell, [cell] + [plain(c.get('text', {}).get(s, '-')) for s in ('baseline', 'patched', 'faulting')]
+                     + [plain(c.get('first_bad', '-')), f'{when} ({commit})']))
     t = Table(['cell', 'baseline', 'patched', 'faulting', 'first failing prefix', 'run'], rows)
     walks = []
     for cell, w in d.get('prefixes', {}).items():
         failed = w.get('failed') or []
         n = w.get('built', 0)
-        res = f'{n} prefixes: ' + ('failing: ' + ', '.join(failed) if failed else
+        res = f'{n} prefixes: ' + ('failing: ' + plain(', '.join(failed)) if failed else
                                    'each built, no warning added' if n else 'none built')
         secs = w.get('seconds')
         walks.append((cell, [cell, res, duration(secs and int(secs)), f'{when} ({commit})']))

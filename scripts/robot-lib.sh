@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # robot-lib.sh: the comparison of make robot (scripts/robot.sh), sourced
 # by it and by scripts/robot-selftest.sh, which tries it on made-up sets
 # (make hygiene).  R is the directory of a run's files.

@@ -54,12 +54,22 @@ mk baseline built '' '' ''; mk patched built "$W" '' ''
 try "a warning where baseline has none of that kind" fail fail
 grep -qx 'a.c: warning: unused variable x \[x1\]' "$R/patched-robot-t.added.cc" ||
 	{ echo "robot-selftest: the added warning is not in patched's .added.cc"; fail=1; }
+out=$(python3 "$TOP/scripts/robot-report.py" "$R" --cells t --sets baseline patched 2>&1) || true
+grep -q 'patched-robot-t, cc: .a.c: warning: unused variable x' <<< "$out" ||
+	{ echo "robot-selftest: the report does not name the added warning"; fail=1; }
 mk baseline built "$W" '' "$V"; mk patched built "$W2" '' "$V"
 try "a warning once more than baseline" fail fail
 mk baseline built "$W2" '' "$V"; mk patched built "$W" '' ''
 try "one fewer, and a sparse warning gone" pass pass
 mk baseline built '' '' "$V"; mk patched built '' "$W" "$V"
 try "a W=1 warning added" fail fail
+mk baseline built '' '' ''; mk patched built '' '' "$V"
+try "a sparse warning added (baseline has none)" fail fail
+mk baseline built '' '' "$V"; mk patched built '' '' "$V$W"
+try "a sparse warning added" fail fail
+mk baseline built '' '' ''; mk patched built '' '' ''
+rm "$R/patched-robot-t.cc"
+try "the set's own file missing" fail -
 mk baseline built '' '' "$V"; mk patched built '' '' "$V"
 rm "$R/baseline-robot-t.sparse"
 try "baseline's sparse file missing" fail -
@@ -71,5 +81,36 @@ mk baseline built '' '' ''; mk patched built '' '' ''
 rm -f "$R"/patched-robot-t.added.*
 python3 "$TOP/scripts/robot-report.py" "$R" --cells t --sets baseline patched > /dev/null 2>&1 &&
 	{ echo "robot-selftest: the report passes a built set that robot.sh did not compare"; fail=1; }
+# norm: the tree's path (absolute or ../../trees/SET/), line and column
+# go; a second identical warning in a file is counted
+n=$((n + 1))
+printf '%s\n' "../../trees/faulting-robot-t/kernel/a.c:10:5: warning: unused variable 'x' [-Wunused-variable]" \
+	"$TREES/baseline-robot-t/kernel/a.c:20:5: warning: unused variable 'x' [-Wunused-variable]" \
+	"kernel/b.c:3: error: incorrect type in argument 1 (different address spaces)" \
+	"  CC      kernel/c.o" > "$R/log"
+want="kernel/a.c: warning: unused variable 'x' [-Wunused-variable] [x2]
+kernel/b.c: error: incorrect type in argument 1 (different address spaces) [x1]"
+[ "$(norm "$R/log")" = "$want" ] ||
+	{ echo "robot-selftest: norm gives"; norm "$R/log"; echo "robot-selftest: where it must give"; echo "$want"; fail=1; }
+
+# the report of a prefix walk with a failing prefix (a warning added) and
+# of kernel-doc with a warning added: FAILED, each warning named
+n=$((n + 1))
+mk baseline built '' '' ''; mk patched built '' '' ''
+set_ok patched-robot-t baseline-robot-t
+printf '1=ok 5\n2=fail a.c: warning: walked [x1]\ntotal_s=10\n' > "$R/prefixes-t.status"
+printf 'a.c: warning: walked [x1]\n' > "$R/prefix-2-robot-t.added.cc"
+rc=0
+out=$(python3 "$TOP/scripts/robot-report.py" "$R" --cells t --sets baseline patched --prefix-cells t 2>&1) || rc=$?
+{ [ "$rc" != 0 ] && grep -q 'FAILED' <<< "$out" && grep -q 'prefix 2 of the walk in t, cc: .a.c: warning: walked' <<< "$out"; } ||
+	{ echo "robot-selftest: a failing prefix of the walk is not reported as failing, with its warning (exit $rc)"; fail=1; }
+rm -f "$R/prefixes-t.status"
+printf 'k.c: warning: old\n' > "$R/kdoc.baseline"
+printf 'k.c: warning: old\nk.c: warning: Function parameter x not described\n' > "$R/kdoc.faulting"
+printf 'k.c: warning: Function parameter x not described\n' > "$R/kdoc.added"
+rc=0
+out=$(python3 "$TOP/scripts/robot-report.py" "$R" --cells t --sets baseline patched 2>&1) || rc=$?
+{ [ "$rc" != 0 ] && grep -q 'kernel-doc: .k.c: warning: Function parameter x' <<< "$out"; } ||
+	{ echo "robot-selftest: a kernel-doc warning added is not reported as failing, with its text (exit $rc)"; fail=1; }
 [ "$fail" = 0 ] || die "robot-selftest: make robot's comparison or report is wrong (above)"
 echo "robot-selftest: $n cases of make robot's comparison and report, each as it must be"
