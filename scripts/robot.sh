@@ -22,15 +22,34 @@
 #                       arm64: x86 cannot drop PERF_EVENTS)
 #   ROBOT_SETS          default: baseline patched faulting
 #   ROBOT_KEEP_OBJS     set: keep the sets' object directories
-#   ROBOT_PREFIX_CELLS  cells whose every prefix is built (default
-#                       "preempt-none arm64"; empty: none)
+#   ROBOT_PREFIX_CELLS  cells whose every prefix is built, each one of
+#                       ROBOT_CELLS (default: those of preempt-none and
+#                       arm64 that are; empty: none)
+# Every set and prefix is compared with baseline of its cell built in the
+# same run: ROBOT_SETS must hold baseline (the base of a walk alone:
+# ROBOT_CELLS=arm64 ROBOT_SETS=baseline ROBOT_PREFIX_CELLS=arm64).
 . "$(dirname "$0")/lib.sh"
 # norm, added, set_ok: the comparison (scripts/robot-selftest.sh tries it)
 . "$(dirname "$0")/robot-lib.sh"
 CELLS_FILE=$TOP/config-fragments/robot/cells
 CELLS=${ROBOT_CELLS:-$(awk '{ sub(/#.*/, "") } NF { print $1 }' "$CELLS_FILE")}
 SETS=${ROBOT_SETS:-baseline patched faulting}
-PREFIX_CELLS=${ROBOT_PREFIX_CELLS-preempt-none arm64}
+if [ -n "${ROBOT_PREFIX_CELLS+set}" ]; then
+	PREFIX_CELLS=$ROBOT_PREFIX_CELLS
+else
+	PREFIX_CELLS=$(for c in preempt-none arm64; do
+		case " $(echo $CELLS) " in *" $c "*) echo "$c" ;; esac; done)
+fi
+case " $SETS " in
+*" baseline "*) ;;
+*) die "robot: ROBOT_SETS ($SETS) must hold baseline: each set is compared with baseline of this run" ;;
+esac
+for c in $PREFIX_CELLS; do
+	case " $(echo $CELLS) " in
+	*" $c "*) ;;
+	*) die "robot: prefix walk cell $c is not one of ROBOT_CELLS ($(echo $CELLS)): its baseline would not be built" ;;
+	esac
+done
 export CONFIG_REQUIRE=extra BUILD_WARNINGS=keep
 RESULTS_TARGET=robot
 R=$RESULTS/robot
