@@ -143,7 +143,6 @@ build_set() {
 	echo "seconds=$(( $(date +%s) - t0 ))" >> "$st"
 }
 
-
 # first_bad CELL LO HI: the first prefix in LO+1..HI that fails (LO passes,
 # HI fails), built in the cell's prefix tree
 first_bad() {
