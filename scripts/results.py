@@ -1084,6 +1084,10 @@ def robot_summary(doc, series_commit):
             return None
         return m.group(1) + (m.group(2) or '') if m else 'unknown series'
 
+    def where(run_):
+        other = on(run_)
+        return f'on the series of {other}' if other else 'on the series'
+
     passing, failing, older, incomplete, unread = [], [], [], [], 0
     seen = set()
     for c in rows_of('| cell | baseline', 6):
@@ -1124,14 +1128,14 @@ def robot_summary(doc, series_commit):
             unread += 1
             continue
         bad = '' if 'each built, no warning added' in c[1] else 'FAILING: '
-        wtext.append(f"{bad}{c[0]} ({c[1]}, {'on the series of ' + on(c[3]) if on(c[3]) else 'on the series'})")
+        wtext.append(f'{bad}{c[0]} ({c[1]}, {where(c[3])})')
     fig += '; prefix walks: ' + ('; '.join(wtext) if wtext else 'none run')
     for c in rows_of('| check |', 3):
         if c is None:
             unread += 1
             continue
         bad = '' if c[1].endswith(' 0 added') else 'FAILING: '
-        fig += f"; {bad}{c[0]}: {c[1]} ({'on the series of ' + on(c[2]) if on(c[2]) else 'on the series'})"
+        fig += f'; {bad}{c[0]}: {c[1]} ({where(c[2])})'
     if unread:
         fig += f'; {unread} rows of the section could not be read'
     return fig + ' (every cell: [measurements.md](docs/measurements.md#make-robot))'
