@@ -425,7 +425,7 @@ SPLIT = '\x01'
 def _split_parts(raw):
     """The parts of a word: ('lit', text, quoted), ('sq', text),
     ('var', body, quoted), ('cmd', text, quoted), ('arith', text, quoted)."""
-    parts, i, n = [], 0, len(raw)
+    parts, n = [], len(raw)
 
     def scan(s, i, end, quoted):
         while i < end:

@@ -1182,9 +1182,6 @@ def robot_section(d):
                krows, caption='kernel-doc, on the whole series (the first cell of a run that builds it):')
     items = [f"Run of {when} ({commit}), {duration(d.get('total_s') and int(d['total_s']))}: "
              f"`{d.get('command')}` (sets: {', '.join(sets)}).", '', t, pw, kt]
-    notes = [n for n in d.get('notes') or [] if not n.startswith(('- cell ', '- kernel-doc'))]
-    if notes:
-        items += [''] + [n if n.startswith('- ') else f'- {n}' for n in notes]
     return items
 
 

@@ -130,7 +130,6 @@ def main():
     total = kv(os.path.join(d, 'total.status')).get('total_s')
     out['total_s'] = total
     out['sets'] = a.sets
-    out['notes'] = ptab
     out['reported'] = time.strftime('%Y-%m-%d %H:%M', time.gmtime())
     out['ok'] = not bad
     text = ['# make robot', '', f"Reported {out['reported']} UTC, {total} s in all.", ''] + table
