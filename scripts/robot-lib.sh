@@ -13,7 +13,13 @@
 norm() {
 	grep -hE ': (warning|error):' "$@" 2>/dev/null |
 		sed -E "s|^$TREES/[^/]*/||; s|^(\.\./)+trees/[^/]*/||; s|:[0-9]+:[0-9]+:|:|; s|:[0-9]+:|:|" |
-		sort | uniq -c | sed -E 's/^ *([0-9]+) (.*)$/\2 [x\1]/' | sort
+		counted
+}
+
+# counted: the lines of stdin, each once with its count ("TEXT [xN]"),
+# sorted (norm's form; kernel-doc's warnings, robot.sh, are counted alike)
+counted() {
+	sort | uniq -c | sed -E 's/^ *([0-9]+) (.*)$/\2 [x\1]/' | sort
 }
 
 # added KIND VARIANT BASE: the KIND warnings of VARIANT that BASE has not,

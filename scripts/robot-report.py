@@ -19,6 +19,7 @@ prefix of the walk fails.
 import argparse
 import json
 import os
+import re
 import time
 
 
@@ -39,6 +40,13 @@ def lines(path):
         return [x for x in open(path, encoding='utf-8').read().splitlines() if x.strip()]
     except OSError:
         return []
+
+
+def counted(path):
+    """The warnings of a file of counted lines (robot-lib.sh's "TEXT [xN]"),
+    each time counted."""
+    return sum(int(m.group(1)) if m else 1
+               for m in (re.search(r' \[x([0-9]+)\]$', x) for x in lines(path)))
 
 
 def main():
@@ -118,15 +126,15 @@ def main():
         out['prefixes'][cell] = {'built': len(res), 'failed': fails, 'seconds': pst.get('total_s')}
         ptab.append(f"- cell {cell}: {len(res)} prefixes built incrementally in {pst.get('total_s', '?')} s, "
                     + ('all pass' if res and not fails else 'failing: ' + ', '.join(fails) if fails else 'none built'))
-    kb, kf = lines(os.path.join(d, 'kdoc.baseline')), lines(os.path.join(d, 'kdoc.faulting'))
+    kb, kf = counted(os.path.join(d, 'baseline.kdoc')), counted(os.path.join(d, 'faulting.kdoc'))
     kadd = lines(os.path.join(d, 'kdoc.added'))
-    if os.path.exists(os.path.join(d, 'kdoc.faulting')):
-        ptab.append(f'- kernel-doc -none -v (6.1 has no -Wall) on the files the series touches: baseline {len(kb)}, '
-                    f'series {len(kf)} warnings, {len(kadd)} added')
+    if os.path.exists(os.path.join(d, 'faulting.kdoc')):
+        ptab.append(f'- kernel-doc -none -v (6.1 has no -Wall) on the files the series touches: baseline {kb}, '
+                    f'series {kf} warnings, {len(kadd)} added')
         detail += [f'- kernel-doc: `{w}`' for w in kadd]
         bad |= bool(kadd)
-    out['kernel_doc'] = {'baseline': len(kb), 'faulting': len(kf), 'added': len(kadd),
-                         'ran': os.path.exists(os.path.join(d, 'kdoc.faulting'))}
+    out['kernel_doc'] = {'baseline': kb, 'faulting': kf, 'added': len(kadd),
+                         'ran': os.path.exists(os.path.join(d, 'faulting.kdoc'))}
     total = kv(os.path.join(d, 'total.status')).get('total_s')
     out['total_s'] = total
     out['sets'] = a.sets

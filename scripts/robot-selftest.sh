@@ -105,12 +105,27 @@ out=$(python3 "$TOP/scripts/robot-report.py" "$R" --cells t --sets baseline patc
 { [ "$rc" != 0 ] && grep -q 'FAILED' <<< "$out" && grep -q 'prefix 2 of the walk in t, cc: .a.c: warning: walked' <<< "$out"; } ||
 	{ echo "robot-selftest: a failing prefix of the walk is not reported as failing, with its warning (exit $rc)"; fail=1; }
 rm -f "$R/prefixes-t.status"
-printf 'k.c: warning: old\n' > "$R/kdoc.baseline"
-printf 'k.c: warning: old\nk.c: warning: Function parameter x not described\n' > "$R/kdoc.faulting"
-printf 'k.c: warning: Function parameter x not described\n' > "$R/kdoc.added"
-rc=0
-out=$(python3 "$TOP/scripts/robot-report.py" "$R" --cells t --sets baseline patched 2>&1) || rc=$?
-{ [ "$rc" != 0 ] && grep -q 'kernel-doc: .k.c: warning: Function parameter x' <<< "$out"; } ||
-	{ echo "robot-selftest: a kernel-doc warning added is not reported as failing, with its text (exit $rc)"; fail=1; }
+# kernel-doc (robot.sh: counted, as norm counts): BASE's warnings, the
+# series', what the report must say.  kdoc_case NAME BASE SERIES WANT
+# (pass: 'N added' with N = 0; fail: FAILED, the warning named)
+kdoc_case() {
+	local rc=0 out
+	n=$((n + 1))
+	printf '%b' "$2" | counted > "$R/baseline.kdoc"
+	printf '%b' "$3" | counted > "$R/faulting.kdoc"
+	added kdoc faulting baseline > "$R/kdoc.added"
+	out=$(python3 "$TOP/scripts/robot-report.py" "$R" --cells t --sets baseline patched 2>&1) || rc=$?
+	case $4 in
+	pass) { [ "$rc" = 0 ] && grep -q ', 0 added' <<< "$out"; } ||
+		{ echo "robot-selftest: kernel-doc, $1: reported as failing (exit $rc)"; fail=1; } ;;
+	fail) { [ "$rc" != 0 ] && grep -q 'kernel-doc: .k.c: warning: Function parameter x' <<< "$out"; } ||
+		{ echo "robot-selftest: kernel-doc, $1: not reported as failing, with its text (exit $rc)"; fail=1; } ;;
+	esac
+}
+kdoc_case 'a warning added' 'k.c: warning: old\n' \
+	'k.c: warning: old\nk.c: warning: Function parameter x not described\n' fail
+kdoc_case 'a warning of baseline repeated' 'k.c: warning: Function parameter x not described\n' \
+	'k.c: warning: Function parameter x not described\nk.c: warning: Function parameter x not described\n' fail
+kdoc_case 'the same warnings' 'k.c: warning: old\nk.c: warning: old\n' 'k.c: warning: old\nk.c: warning: old\n' pass
 [ "$fail" = 0 ] || die "robot-selftest: make robot's comparison or report is wrong (above)"
 echo "robot-selftest: $n cases of make robot's comparison and report, each as it must be"

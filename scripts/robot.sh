@@ -256,27 +256,30 @@ done
 VARIANT=robot
 stage "robot: kernel-doc -none -v on the touched files"
 kfiles=$(series_files '\.[ch]$')
-kdoc() {	# kdoc TREE: the warnings, without line numbers
+kdoc() {	# kdoc TREE: the warnings, without line numbers, counted
 	local f
 	for f in $kfiles; do
 		[ ! -f "$1/$f" ] || (cd "$1" && perl scripts/kernel-doc -none -v "$f" 2>&1)
-	done | grep -E "warning|error|Use of" | sed -E 's|:[0-9]+:|:|; s|line [0-9]+|line N|g' | sort -u
+	done | grep -E "warning|error|Use of" | sed -E 's|:[0-9]+:|:|; s|line [0-9]+|line N|g' | counted
 }
-rm -f "$R"/kdoc.{baseline,faulting,added}
+rm -f "$R"/{baseline,faulting}.kdoc "$R/kdoc.added"
+kdoc_total() {	# kdoc_total SET: its kernel-doc warnings, each time counted
+	sed -E 's/.* \[x([0-9]+)\]$/\1/' "$R/$1.kdoc" | awk '{ n += $1 } END { print n + 0 }'
+}
 for cell in $CELLS; do
 	ft=$(tree_of "faulting-robot-$cell")
 	# a whole-series tree this run applied (not one left by an earlier series)
 	case " $SETS " in *" faulting "*) ;; *) break ;; esac
 	fst=$R/faulting-robot-$cell.status
 	if [ -f "$ft/.variant-stamp" ] && [ -s "$fst" ] && ! grep -q '^result=noapply' "$fst"; then
-		kdoc "$PRISTINE" > "$R/kdoc.baseline"
-		kdoc "$ft" > "$R/kdoc.faulting"
+		kdoc "$PRISTINE" > "$R/baseline.kdoc"
+		kdoc "$ft" > "$R/faulting.kdoc"
 		break
 	fi
 done
-if [ -f "$R/kdoc.faulting" ]; then
-	comm -13 "$R/kdoc.baseline" "$R/kdoc.faulting" > "$R/kdoc.added"
-	echo "kernel-doc: $(echo $kfiles | wc -w) files, baseline $(wc -l < "$R/kdoc.baseline"), series $(wc -l < "$R/kdoc.faulting") warnings"
+if [ -f "$R/faulting.kdoc" ]; then
+	added kdoc faulting baseline > "$R/kdoc.added"
+	echo "kernel-doc: $(echo $kfiles | wc -w) files, baseline $(kdoc_total baseline), series $(kdoc_total faulting) warnings"
 	[ ! -s "$R/kdoc.added" ] || { sed 's/^/  kernel-doc added: /' "$R/kdoc.added"; status=1; }
 else
 	echo "kernel-doc: no faulting tree in any cell: not run"
