@@ -1175,7 +1175,9 @@ def robot_section(d):
                caption='Every prefix of the series (`ROBOT_PREFIX_CELLS`), one row per cell walked:')
     kd = d.get('kernel_doc') or {}
     krows = []
-    if kd.get('ran'):
+    if kd.get('failed'):
+        krows.append(('kernel-doc', ['kernel-doc', 'FAILED: ' + plain(kd['failed']), f'{when} ({commit})']))
+    elif kd.get('ran'):
         krows.append(('kernel-doc', ['kernel-doc', f"baseline {kd.get('baseline')}, series {kd.get('faulting')} warnings, "
                                      f"{kd.get('added')} added", f'{when} ({commit})']))
     kt = Table(['check', 'on the files the series touches (`kernel-doc -none -v`: 6.1 has no `-Wall`)', 'run'],

@@ -17,9 +17,20 @@ norm() {
 }
 
 # counted: the lines of stdin, each once with its count ("TEXT [xN]"),
-# sorted (norm's form; kernel-doc's warnings, robot.sh, are counted alike)
+# sorted (norm's form, and kdoc_norm's)
 counted() {
 	sort | uniq -c | sed -E 's/^ *([0-9]+) (.*)$/\2 [x\1]/' | sort
+}
+
+# kdoc_norm: what kernel-doc -none -v printed (stdin, robot.sh's kdoc)
+# without its "info:" lines and its "N warnings" totals, without line
+# numbers, counted.  Every other line is kept (a warning, an error, a
+# perl warning): one the series adds fails the run.  No line (or an
+# empty one) is no line
+# (grep's status 1 is not a failure).
+kdoc_norm() {
+	{ grep -vE '^[^ ]+:[0-9]+: info: |^[0-9]+ (warnings?|errors?)$|^$' || [ $? = 1 ]; } |
+		sed -E 's|:[0-9]+:|:|; s|line [0-9]+|line N|g' | counted
 }
 
 # added KIND VARIANT BASE: the KIND warnings of VARIANT that BASE has not,
@@ -53,4 +64,37 @@ set_ok() {
 		added "$k" "$1" "$2" > "$R/$1.added.$k" || return 1
 	done
 	! [ -s "$R/$1.added.cc" ] && ! [ -s "$R/$1.added.w1" ] && ! [ -s "$R/$1.added.sparse" ]
+}
+
+# kdoc TREE FILE...: kernel-doc -none -v on those FILEs TREE has,
+# kdoc_norm's form.  kernel-doc failing (with -none it exits 0 unless
+# told -Werror, which KCFLAGS or KDOC_WERROR would) fails it, naming the
+# file, on stderr.
+kdoc() {
+	local t=$1 f out
+	shift
+	for f; do
+		[ -f "$t/$f" ] || continue
+		out=$(cd "$t" && env -u KCFLAGS -u KDOC_WERROR perl scripts/kernel-doc -none -v "$f" 2>&1) ||
+			{ echo "kernel-doc exits $? on $f: $(tail -n 1 <<< "$out")" >&2; return 1; }
+		[ -z "$out" ] || printf '%s\n' "$out"
+	done | kdoc_norm
+}
+
+# kdoc_compare BASE_TREE TREE FILE...: kernel-doc's warnings on FILE... in
+# both ($R/baseline.kdoc, $R/faulting.kdoc) and those TREE adds
+# ($R/kdoc.added), or why kernel-doc failed ($R/kdoc.failed, the others
+# removed).  Fails when kernel-doc failed or TREE adds a warning.
+kdoc_compare() {
+	local b=$1 t=$2
+	shift 2
+	rm -f "$R"/{baseline,faulting}.kdoc "$R"/kdoc.{added,failed}
+	if ! { kdoc "$b" "$@" > "$R/baseline.kdoc" && kdoc "$t" "$@" > "$R/faulting.kdoc"; } 2> "$R/kdoc.failed"; then
+		rm -f "$R"/{baseline,faulting}.kdoc
+		[ -s "$R/kdoc.failed" ] || echo "kernel-doc failed" > "$R/kdoc.failed"
+		return 1
+	fi
+	rm -f "$R/kdoc.failed"
+	added kdoc faulting baseline > "$R/kdoc.added" || return 1
+	! [ -s "$R/kdoc.added" ]
 }

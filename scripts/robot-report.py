@@ -6,7 +6,10 @@ robot-report.py DIR --cells CELL... --sets SET... [--prefix-cells CELL...]
 reads DIR/SET-robot-CELL.{status,err}, the warnings robot.sh found added
 over baseline of the cell (DIR/SET-robot-CELL.added.{cc,w1,sparse}: this
 report does not compare again), DIR/cell-CELL.status,
-DIR/prefixes-CELL.status, DIR/kdoc.* and DIR/total.status, prints one
+DIR/prefixes-CELL.status, DIR/{baseline,faulting}.kdoc and
+DIR/kdoc.added (kernel-doc's, counted, and what the series adds; or
+DIR/kdoc.failed: why kernel-doc failed) and
+DIR/total.status, prints one
 table (a row per cell: each set built or not, the warnings it adds,
 seconds; the first failing prefix), writes it with every added
 warning to DIR/../robot.md and the figures to DIR/../robot-figures.json
@@ -42,11 +45,31 @@ def lines(path):
         return []
 
 
+def parse(line):
+    """TEXT and N of a counted line (robot-lib.sh's "TEXT [xN]")."""
+    m = re.search(r' \[x([0-9]+)\]$', line)
+    return (line[:m.start()], int(m.group(1))) if m else (line, 1)
+
+
+def counts(path):
+    """The counted lines of a file: {TEXT: N}."""
+    c = {}
+    for x in lines(path):
+        t, n = parse(x)
+        c[t] = c.get(t, 0) + n
+    return c
+
+
 def counted(path):
-    """The warnings of a file of counted lines (robot-lib.sh's "TEXT [xN]"),
-    each time counted."""
-    return sum(int(m.group(1)) if m else 1
-               for m in (re.search(r' \[x([0-9]+)\]$', x) for x in lines(path)))
+    """The warnings of a file of counted lines, each time counted."""
+    return sum(counts(path).values())
+
+
+def n_added(added, base):
+    """How many warnings the lines of an .added file (a set's "TEXT [xN]"
+    where baseline has TEXT fewer times) add over the base file's."""
+    b = counts(base)
+    return sum(n - b.get(t, 0) for t, n in (parse(x) for x in lines(added)))
 
 
 def main():
@@ -71,7 +94,7 @@ def main():
             err = ' '.join(lines(os.path.join(d, f'{v}.err')))[:160]
             res = st.get('result', 'not run')
             sec = st.get('seconds', '?')
-            add = {}
+            add, nadd = {}, {}
             compared = kv(os.path.join(d, f'{base}.status')).get('result') == 'built'
             if s != 'baseline' and res == 'built' and compared:
                 for k in ('cc', 'w1', 'sparse'):
@@ -80,13 +103,14 @@ def main():
                         # robot.sh writes it whenever both are built
                         err = f'not compared with baseline ({os.path.basename(f)} is missing)'
                         res = 'notcompared'
-                        add = {}
+                        add, nadd = {}, {}
                         break
                     add[k] = lines(f)
+                    nadd[k] = n_added(f, os.path.join(d, f'{base}.{k}'))
             if res == 'built':
                 cellt = f'built, {sec} s'
                 if add:
-                    n = {k: len(x) for k, x in add.items()}
+                    n = nadd
                     cellt = (f'built, +{n["cc"]} warnings, +{n["w1"]} W=1, +{n["sparse"]} sparse, {sec} s'
                              if any(n.values()) else f'built, no warning added, {sec} s')
                     for k, x in add.items():
@@ -104,7 +128,7 @@ def main():
             row.append(cellt)
             cobj['text'][s] = cellt
             cobj['sets'][s] = {'result': res, 'seconds': sec, 'error': err,
-                               'added': {k: len(x) for k, x in add.items()}}
+                               'added': dict(nadd)}
         fb = '; '.join(f"{s}: {cst[s + '.first_bad']}" for s in a.sets if s + '.first_bad' in cst) or '-'
         row.append(fb)
         cobj['first_bad'] = fb
@@ -128,13 +152,19 @@ def main():
                     + ('all pass' if res and not fails else 'failing: ' + ', '.join(fails) if fails else 'none built'))
     kb, kf = counted(os.path.join(d, 'baseline.kdoc')), counted(os.path.join(d, 'faulting.kdoc'))
     kadd = lines(os.path.join(d, 'kdoc.added'))
-    if os.path.exists(os.path.join(d, 'faulting.kdoc')):
+    nk = n_added(os.path.join(d, 'kdoc.added'), os.path.join(d, 'baseline.kdoc'))
+    kfail = ' '.join(lines(os.path.join(d, 'kdoc.failed')))[:200]
+    if kfail or os.path.exists(os.path.join(d, 'kdoc.failed')):
+        kfail = kfail or 'kernel-doc failed'
+        ptab.append(f'- kernel-doc -none -v FAILED: {kfail}')
+        bad = True
+    elif os.path.exists(os.path.join(d, 'faulting.kdoc')):
         ptab.append(f'- kernel-doc -none -v (6.1 has no -Wall) on the files the series touches: baseline {kb}, '
-                    f'series {kf} warnings, {len(kadd)} added')
+                    f'series {kf} warnings, {nk} added')
         detail += [f'- kernel-doc: `{w}`' for w in kadd]
         bad |= bool(kadd)
-    out['kernel_doc'] = {'baseline': kb, 'faulting': kf, 'added': len(kadd),
-                         'ran': os.path.exists(os.path.join(d, 'faulting.kdoc'))}
+    out['kernel_doc'] = {'baseline': kb, 'faulting': kf, 'added': nk, 'failed': kfail,
+                         'ran': bool(kfail) or os.path.exists(os.path.join(d, 'faulting.kdoc'))}
     total = kv(os.path.join(d, 'total.status')).get('total_s')
     out['total_s'] = total
     out['sets'] = a.sets

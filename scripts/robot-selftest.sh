@@ -105,27 +105,57 @@ out=$(python3 "$TOP/scripts/robot-report.py" "$R" --cells t --sets baseline patc
 { [ "$rc" != 0 ] && grep -q 'FAILED' <<< "$out" && grep -q 'prefix 2 of the walk in t, cc: .a.c: warning: walked' <<< "$out"; } ||
 	{ echo "robot-selftest: a failing prefix of the walk is not reported as failing, with its warning (exit $rc)"; fail=1; }
 rm -f "$R/prefixes-t.status"
-# kernel-doc (robot.sh: counted, as norm counts): BASE's warnings, the
-# series', what the report must say.  kdoc_case NAME BASE SERIES WANT
-# (pass: 'N added' with N = 0; fail: FAILED, the warning named)
+# kernel-doc (robot-lib.sh's kdoc_compare, as robot.sh runs it) on two
+# made-up trees whose scripts/kernel-doc prints what a case gives (FILE.out)
+# and exits FILE.rc, or 3 when told -Werror (KCFLAGS, KDOC_WERROR: kdoc
+# must clear them).  kdoc_case NAME BASE SERIES WANT [SERIES_RC [SUMMARY]]: WANT
+# pass (', 0 added'), fail (FAILED, the warning 'Function parameter x'
+# named) or broken (kernel-doc failed: the run FAILED, the file named);
+# [SUMMARY]: what the report must also say
+T=$(dirname "$R")/kdoc
+for t in base series; do
+	mkdir -p "$T/$t/scripts"
+	cat > "$T/$t/scripts/kernel-doc" <<'PERL'
+my $f = $ARGV[-1];
+exit 3 if defined $ENV{KDOC_WERROR} || ($ENV{KCFLAGS} // '') =~ /Werror/;
+open(my $h, '<', "$f.out") or die "Can't open $f.out";
+print STDERR <$h>;
+exit(-e "$f.rc" ? `cat $f.rc` : 0);
+PERL
+done
 kdoc_case() {
-	local rc=0 out
+	local rc=0 out got=pass
 	n=$((n + 1))
-	printf '%b' "$2" | counted > "$R/baseline.kdoc"
-	printf '%b' "$3" | counted > "$R/faulting.kdoc"
-	added kdoc faulting baseline > "$R/kdoc.added"
+	printf '%b' "$2" > "$T/base/k.c.out"
+	printf '%b' "$3" > "$T/series/k.c.out"
+	: > "$T/base/k.c"; : > "$T/series/k.c"
+	rm -f "$T/series/k.c.rc"
+	[ -z "${5:-}" ] || echo "$5" > "$T/series/k.c.rc"
+	KDOC_WERROR=1 KCFLAGS=-Werror kdoc_compare "$T/base" "$T/series" k.c absent.c || got=fail
 	out=$(python3 "$TOP/scripts/robot-report.py" "$R" --cells t --sets baseline patched 2>&1) || rc=$?
 	case $4 in
-	pass) { [ "$rc" = 0 ] && grep -q ', 0 added' <<< "$out"; } ||
-		{ echo "robot-selftest: kernel-doc, $1: reported as failing (exit $rc)"; fail=1; } ;;
-	fail) { [ "$rc" != 0 ] && grep -q 'kernel-doc: .k.c: warning: Function parameter x' <<< "$out"; } ||
-		{ echo "robot-selftest: kernel-doc, $1: not reported as failing, with its text (exit $rc)"; fail=1; } ;;
+	pass) { [ "$got" = pass ] && [ "$rc" = 0 ] && grep -q ', 0 added' <<< "$out"; } ||
+		{ echo "robot-selftest: kernel-doc, $1: kdoc_compare says $got, the report exits $rc, must pass"; fail=1; } ;;
+	fail) { [ "$got" = fail ] && [ "$rc" != 0 ] && grep -q "kernel-doc: .k.c: warning: Function parameter x" <<< "$out"; } ||
+		{ echo "robot-selftest: kernel-doc, $1: not failed, with its warning (kdoc_compare $got, report exit $rc)"; fail=1; } ;;
+	broken) { [ "$got" = fail ] && [ "$rc" != 0 ] && grep -q "kernel-doc -none -v FAILED: kernel-doc exits $5 on k.c" <<< "$out"; } ||
+		{ echo "robot-selftest: kernel-doc, $1: a failing kernel-doc not reported as FAILED (kdoc_compare $got, report exit $rc)"; fail=1; } ;;
 	esac
+	if [ -n "${6:-}" ] && ! grep -q "$6" <<< "$out"; then
+		echo "robot-selftest: kernel-doc, $1: the report does not say '$6'"
+		fail=1
+	fi
 }
-kdoc_case 'a warning added' 'k.c: warning: old\n' \
-	'k.c: warning: old\nk.c: warning: Function parameter x not described\n' fail
-kdoc_case 'a warning of baseline repeated' 'k.c: warning: Function parameter x not described\n' \
-	'k.c: warning: Function parameter x not described\nk.c: warning: Function parameter x not described\n' fail
-kdoc_case 'the same warnings' 'k.c: warning: old\nk.c: warning: old\n' 'k.c: warning: old\nk.c: warning: old\n' pass
+w='k.c:12: warning: Function parameter x not described in f\n'
+info='k.c:3: info: Scanning doc for function f\n'
+kdoc_case 'a warning added' "${info}k.c:7: warning: old\n1 warnings\n" "${info}k.c:7: warning: old\n${w}2 warnings\n" fail
+kdoc_case 'a warning of baseline repeated' "$info$w" "$info${w}k.c:40: warning: Function parameter x not described in f\n" fail '' \
+	'baseline 1, series 2 warnings, 1 added'
+kdoc_case 'three more of a warning' "$w" "$w$w$w$w" fail '' 'baseline 1, series 4 warnings, 3 added'
+kdoc_case 'a warning where baseline has none' '' "$w" fail
+kdoc_case 'the same warnings on other lines, more info lines' "$info$w$w" "$info$info${w/12/30}${w/12/31}" pass
+kdoc_case 'one warning fewer' "$w$w" "$w" pass
+kdoc_case 'no output at all' '' '' pass
+kdoc_case 'kernel-doc fails on the series' "$w" "Can't open k.c.x\n" broken 2
 [ "$fail" = 0 ] || die "robot-selftest: make robot's comparison or report is wrong (above)"
 echo "robot-selftest: $n cases of make robot's comparison and report, each as it must be"

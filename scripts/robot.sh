@@ -29,7 +29,8 @@
 # same run: ROBOT_SETS must hold baseline (the base of a walk alone:
 # ROBOT_CELLS=arm64 ROBOT_SETS=baseline ROBOT_PREFIX_CELLS=arm64).
 . "$(dirname "$0")/lib.sh"
-# norm, added, set_ok: the comparison (scripts/robot-selftest.sh tries it)
+# norm, counted, kdoc_norm, added, set_ok: the comparison
+# (scripts/robot-selftest.sh tries it)
 . "$(dirname "$0")/robot-lib.sh"
 CELLS_FILE=$TOP/config-fragments/robot/cells
 CELLS=${ROBOT_CELLS:-$(awk '{ sub(/#.*/, "") } NF { print $1 }' "$CELLS_FILE")}
@@ -256,29 +257,25 @@ done
 VARIANT=robot
 stage "robot: kernel-doc -none -v on the touched files"
 kfiles=$(series_files '\.[ch]$')
-kdoc() {	# kdoc TREE: the warnings, without line numbers, counted
-	local f
-	for f in $kfiles; do
-		[ ! -f "$1/$f" ] || (cd "$1" && perl scripts/kernel-doc -none -v "$f" 2>&1)
-	done | grep -E "warning|error|Use of" | sed -E 's|:[0-9]+:|:|; s|line [0-9]+|line N|g' | counted
-}
-rm -f "$R"/{baseline,faulting}.kdoc "$R/kdoc.added"
 kdoc_total() {	# kdoc_total SET: its kernel-doc warnings, each time counted
 	sed -E 's/.* \[x([0-9]+)\]$/\1/' "$R/$1.kdoc" | awk '{ n += $1 } END { print n + 0 }'
 }
+# (kdoc.baseline and kdoc.faulting: an older run's names)
+rm -f "$R"/{baseline,faulting}.kdoc "$R"/kdoc.{added,failed,baseline,faulting}
 for cell in $CELLS; do
 	ft=$(tree_of "faulting-robot-$cell")
 	# a whole-series tree this run applied (not one left by an earlier series)
 	case " $SETS " in *" faulting "*) ;; *) break ;; esac
 	fst=$R/faulting-robot-$cell.status
 	if [ -f "$ft/.variant-stamp" ] && [ -s "$fst" ] && ! grep -q '^result=noapply' "$fst"; then
-		kdoc "$PRISTINE" > "$R/baseline.kdoc"
-		kdoc "$ft" > "$R/faulting.kdoc"
+		# shellcheck disable=SC2086 # a list of files
+		kdoc_compare "$PRISTINE" "$ft" $kfiles || status=1
 		break
 	fi
 done
-if [ -f "$R/faulting.kdoc" ]; then
-	added kdoc faulting baseline > "$R/kdoc.added"
+if [ -f "$R/kdoc.failed" ]; then
+	echo "kernel-doc: FAILED: $(head -n 1 "$R/kdoc.failed")"
+elif [ -f "$R/faulting.kdoc" ]; then
 	echo "kernel-doc: $(echo $kfiles | wc -w) files, baseline $(kdoc_total baseline), series $(kdoc_total faulting) warnings"
 	[ ! -s "$R/kdoc.added" ] || { sed 's/^/  kernel-doc added: /' "$R/kdoc.added"; status=1; }
 else
