@@ -4,8 +4,8 @@
 # patch format, README.md a reference of at most 300 lines (the rest is
 # in docs/), the catalogue of checks in docs/tests.md against the KTAP
 # names the checks emit (scripts/catalogue.py), make robot's comparison
-# on made-up sets (scripts/robot-selftest.sh), checkpatch, fuzz-0 apply
-# of the whole series.
+# on made-up sets (scripts/robot-selftest.sh), make help naming every
+# target, checkpatch, fuzz-0 apply of the whole series.
 . "$(dirname "$0")/lib.sh"
 fail=0
 listed=$(series_patches faulting)
@@ -48,6 +48,17 @@ fi
 python3 "$TOP/scripts/catalogue.py" check || fail=1
 # make robot's comparison and report on made-up sets (no kernel built)
 "$TOP/scripts/robot-selftest.sh" || fail=1
+# make help: it runs (one quote in an echo breaks it) and names every
+# target of .PHONY but itself
+if help=$(make -s -C "$TOP" --no-print-directory help 2>&1); then
+	for t in $(sed -n 's/^\.PHONY: *//p' "$TOP/Makefile"); do
+		[ "$t" = help ] || grep -q "^make $t\b" <<< "$help" ||
+			{ echo "make help does not name make $t"; fail=1; }
+	done
+else
+	printf 'make help fails:\n%s\n' "$help"
+	fail=1
+fi
 [ "$fail" = 0 ] || die "hygiene failed (see above)"
 echo "hygiene: $(printf '%s\n' "$listed" | wc -l) patches, series and patches/ agree, one format; README.md $readme_lines lines (at most $README_MAX); the catalogue of checks agrees with tests/"
 "$TOP/scripts/checkpatch.sh"
