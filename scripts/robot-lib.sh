@@ -25,9 +25,8 @@ counted() {
 # kdoc_norm: what kernel-doc -none -v printed (stdin, robot.sh's kdoc)
 # without its "info:" lines and its "N warnings" totals, without line
 # numbers, counted.  Every other line is kept (a warning, an error, a
-# perl warning): one the series adds fails the run.  No line (or an
-# empty one) is no line
-# (grep's status 1 is not a failure).
+# perl warning): one the series adds fails the run.  Empty lines are
+# dropped; no line at all is not a failure (grep's status 1).
 kdoc_norm() {
 	{ grep -vE '^[^ ]+:[0-9]+: info: |^[0-9]+ (warnings?|errors?)$|^$' || [ $? = 1 ]; } |
 		sed -E 's|:[0-9]+:|:|; s|line [0-9]+|line N|g' | counted

@@ -257,9 +257,6 @@ done
 VARIANT=robot
 stage "robot: kernel-doc -none -v on the touched files"
 kfiles=$(series_files '\.[ch]$')
-kdoc_total() {	# kdoc_total SET: its kernel-doc warnings, each time counted
-	sed -E 's/.* \[x([0-9]+)\]$/\1/' "$R/$1.kdoc" | awk '{ n += $1 } END { print n + 0 }'
-}
 # (kdoc.baseline and kdoc.faulting: an older run's names)
 rm -f "$R"/{baseline,faulting}.kdoc "$R"/kdoc.{added,failed,baseline,faulting}
 for cell in $CELLS; do
@@ -273,14 +270,9 @@ for cell in $CELLS; do
 		break
 	fi
 done
-if [ -f "$R/kdoc.failed" ]; then
-	echo "kernel-doc: FAILED: $(head -n 1 "$R/kdoc.failed")"
-elif [ -f "$R/faulting.kdoc" ]; then
-	echo "kernel-doc: $(echo $kfiles | wc -w) files, baseline $(kdoc_total baseline), series $(kdoc_total faulting) warnings"
-	[ ! -s "$R/kdoc.added" ] || { sed 's/^/  kernel-doc added: /' "$R/kdoc.added"; status=1; }
-else
+# (its figures, failure and added warnings: robot-report.py, below)
+[ -f "$R/faulting.kdoc" ] || [ -f "$R/kdoc.failed" ] ||
 	echo "kernel-doc: no faulting tree in any cell: not run"
-fi
 
 echo "total_s=$(( $(date +%s) - t_start ))" > "$R/total.status"
 # shellcheck disable=SC2086 # lists of names
